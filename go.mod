@@ -1,0 +1,11 @@
+module github.com/getbourdon/bourdon-go
+
+go 1.26.8
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sys v0.49.0
+	golang.org/x/text v0.14.0
+)

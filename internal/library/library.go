@@ -1,0 +1,348 @@
+// Package library reads a Bourdon library directory: the per-agent L5
+// manifests in <library>/agents/*.l5.yaml. It keeps an immutable Snapshot
+// of the manifests in memory and refreshes it incrementally: a manifest
+// written, replaced or deleted by another process is seen by the next call
+// to Snapshot, and only the files that changed are read again.
+package library
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/yaml11"
+)
+
+// ManifestSuffix ends the name of every manifest file.
+const ManifestSuffix = ".l5.yaml"
+
+// MaxManifestBytes bounds the size of one manifest file. A larger file is
+// skipped with a warning instead of being read into memory.
+const MaxManifestBytes = 64 << 20
+
+// DefaultPath returns the default library, ~/agent-library.
+func DefaultPath() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "agent-library"
+	}
+	return filepath.Join(home, "agent-library")
+}
+
+// Agent is one loaded manifest and the file it came from.
+type Agent struct {
+	ID       string
+	File     string // absolute path of the manifest
+	Manifest *l5.Manifest
+	// Stale is set when the file changed on disk but could not be read
+	// again; Manifest is then the last copy that could.
+	Stale bool
+}
+
+// Warning is a problem with one file of the library.
+type Warning struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Message)
+	}
+	return fmt.Sprintf("%s: %s", w.File, w.Message)
+}
+
+// Snapshot is the library at one moment. It is never modified; a change on
+// disk produces a new Snapshot with a higher Generation.
+type Snapshot struct {
+	Generation uint64
+	agents     map[string]*Agent
+	ids        []string // sorted
+	warnings   []Warning
+}
+
+// IDs returns the agent ids in sorted order. The slice must not be modified.
+func (s *Snapshot) IDs() []string { return s.ids }
+
+// Agent returns the agent with the given id.
+func (s *Snapshot) Agent(id string) (*Agent, bool) {
+	a, ok := s.agents[id]
+	return a, ok
+}
+
+// Len returns the number of agents.
+func (s *Snapshot) Len() int { return len(s.ids) }
+
+// Warnings returns the problems found with files of the library, in file
+// order.
+func (s *Snapshot) Warnings() []Warning { return s.warnings }
+
+// Library is a library directory kept in memory. It is safe for concurrent
+// use.
+type Library struct {
+	root      string
+	agentsDir string
+	log       *slog.Logger
+
+	mu      sync.Mutex // serialises refreshes
+	watch   watcher
+	files   map[string]*fileState // by base name
+	current atomic.Pointer[Snapshot]
+}
+
+// fileState is what the library knows about one manifest file.
+type fileState struct {
+	stamp    stamp
+	agent    *Agent // nil when the file never loaded
+	warnings []Warning
+}
+
+// stamp identifies one version of a file without reading it.
+type stamp struct {
+	size  int64
+	mtime int64
+	ino   uint64
+	ctime int64
+}
+
+// Open loads the library at root. A missing directory is an empty library
+// that fills in once the directory appears. Problems with single files are
+// warnings (see Snapshot.Warnings), never errors.
+func Open(root string, log *slog.Logger) (*Library, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	l := &Library{
+		root:      abs,
+		agentsDir: filepath.Join(abs, "agents"),
+		log:       log,
+		files:     map[string]*fileState{},
+	}
+	l.watch = newWatcher(l.agentsDir)
+	l.current.Store(&Snapshot{agents: map[string]*Agent{}})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rescan()
+	return l, nil
+}
+
+// Root returns the absolute path of the library directory.
+func (l *Library) Root() string { return l.root }
+
+// AgentsDir returns the directory holding the manifests.
+func (l *Library) AgentsDir() string { return l.agentsDir }
+
+// Snapshot returns the current library, first taking in any change made on
+// disk since the last call.
+func (l *Library) Snapshot() *Snapshot {
+	l.mu.Lock()
+	if l.watch.changed() {
+		l.rescan()
+	}
+	l.mu.Unlock()
+	return l.current.Load()
+}
+
+// Reload re-reads the directory listing and every file whose stamp changed,
+// whatever the watcher says. It returns the new snapshot.
+func (l *Library) Reload() *Snapshot {
+	l.mu.Lock()
+	l.rescan()
+	l.mu.Unlock()
+	return l.current.Load()
+}
+
+// Close releases the watcher.
+func (l *Library) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.watch.close()
+}
+
+// rescan compares the directory with what is loaded, reads the files that
+// changed (in parallel), and publishes a new snapshot if anything changed.
+// l.mu must be held.
+func (l *Library) rescan() {
+	entries, err := os.ReadDir(l.agentsDir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		l.log.Warn("cannot list the library", "dir", l.agentsDir, "err", err)
+	}
+	seen := make(map[string]bool, len(entries))
+	var toLoad []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ManifestSuffix) || strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(l.agentsDir, name)
+		st, err := statFile(path)
+		if err != nil {
+			continue // vanished between listing and stat, or not a regular file
+		}
+		seen[name] = true
+		if fs, ok := l.files[name]; ok && fs.stamp == st {
+			continue
+		}
+		toLoad = append(toLoad, name)
+		if l.files[name] == nil {
+			l.files[name] = &fileState{}
+		}
+		l.files[name].stamp = st
+	}
+	changed := len(toLoad) > 0
+	for name := range l.files {
+		if !seen[name] {
+			delete(l.files, name)
+			changed = true
+		}
+	}
+	if !changed {
+		return
+	}
+	results := l.loadAll(toLoad)
+	for i, name := range toLoad {
+		fs := l.files[name]
+		r := results[i]
+		fs.warnings = r.warnings
+		switch {
+		case r.agent != nil:
+			fs.agent = r.agent
+		case fs.agent != nil:
+			stale := *fs.agent
+			stale.Stale = true
+			fs.agent = &stale
+		}
+		for _, w := range r.warnings {
+			l.log.Warn("skipping manifest", "file", w.File, "line", w.Line, "problem", w.Message)
+		}
+	}
+	l.publish()
+}
+
+type loadResult struct {
+	agent    *Agent
+	warnings []Warning
+}
+
+// loadAll reads the named files with one worker per CPU.
+func (l *Library) loadAll(names []string) []loadResult {
+	out := make([]loadResult, len(names))
+	workers := min(runtime.GOMAXPROCS(0), len(names))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(names) {
+					return
+				}
+				out[i] = l.loadFile(names[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// loadFile reads and parses one manifest. A file that cannot be used
+// yields a warning naming the file and, when known, the line.
+func (l *Library) loadFile(name string) loadResult {
+	path := filepath.Join(l.agentsDir, name)
+	warn := func(line int, format string, args ...any) loadResult {
+		return loadResult{warnings: []Warning{{File: path, Line: line, Message: fmt.Sprintf(format, args...)}}}
+	}
+	data, err := readCapped(path, MaxManifestBytes)
+	if err != nil {
+		return warn(0, "cannot read: %v", err)
+	}
+	doc, err := yaml11.Decode(data)
+	if err != nil {
+		var se *yaml11.SyntaxError
+		if errors.As(err, &se) {
+			return warn(se.Line, "not valid YAML: %s", se.Msg)
+		}
+		return warn(0, "not valid YAML: %v", err)
+	}
+	fallback := strings.TrimSuffix(name, ManifestSuffix)
+	m, ok := l5.FromValue(doc, fallback)
+	if !ok {
+		return warn(1, "not a YAML mapping (found %s); an L5 manifest is a mapping with spec_version, agent and last_updated", kindOf(doc))
+	}
+	return loadResult{agent: &Agent{ID: m.Agent.ID, File: path, Manifest: m}}
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "an empty document"
+	case []any:
+		return "a list"
+	}
+	return "a single value"
+}
+
+func readCapped(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("larger than %d MiB", limit>>20)
+	}
+	return data, nil
+}
+
+// publish builds a new snapshot from l.files. Files are taken in sorted
+// name order; when two files claim the same agent id the later one wins,
+// as in the reference, and a warning names both.
+func (l *Library) publish() {
+	names := make([]string, 0, len(l.files))
+	for name := range l.files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	snap := &Snapshot{
+		Generation: l.current.Load().Generation + 1,
+		agents:     make(map[string]*Agent, len(names)),
+	}
+	for _, name := range names {
+		fs := l.files[name]
+		snap.warnings = append(snap.warnings, fs.warnings...)
+		a := fs.agent
+		if a == nil {
+			continue
+		}
+		if prev, dup := snap.agents[a.ID]; dup {
+			snap.warnings = append(snap.warnings, Warning{File: a.File, Message: fmt.Sprintf("agent id %q is also used by %s; this file wins", a.ID, prev.File)})
+		}
+		snap.agents[a.ID] = a
+	}
+	for id := range snap.agents {
+		snap.ids = append(snap.ids, id)
+	}
+	slices.SortFunc(snap.ids, cmp.Compare[string])
+	l.current.Store(snap)
+}

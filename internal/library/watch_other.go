@@ -1,0 +1,5 @@
+//go:build !linux
+
+package library
+
+func newWatcher(string) watcher { return pollWatcher{} }
