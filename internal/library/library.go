@@ -44,9 +44,10 @@ type Agent struct {
 	ID       string
 	File     string // absolute path of the manifest
 	Manifest *l5.Manifest
-	// Stale is set when the file changed on disk but could not be read
-	// again; Manifest is then the last copy that could.
-	Stale bool
+	// Problem is set when the file changed on disk but could not be read
+	// again; Manifest is then the last copy that could, and Problem says
+	// what is wrong with the file now.
+	Problem string
 }
 
 // Warning is a problem with one file of the library.
@@ -70,6 +71,7 @@ type Snapshot struct {
 	agents     map[string]*Agent
 	ids        []string // sorted
 	warnings   []Warning
+	broken     []Warning
 }
 
 // IDs returns the agent ids in sorted order. The slice must not be modified.
@@ -87,6 +89,10 @@ func (s *Snapshot) Len() int { return len(s.ids) }
 // Warnings returns the problems found with files of the library, in file
 // order.
 func (s *Snapshot) Warnings() []Warning { return s.warnings }
+
+// Broken returns one warning per manifest file that could not be loaded at
+// all (never read successfully), in file order.
+func (s *Snapshot) Broken() []Warning { return s.broken }
 
 // Library is a library directory kept in memory. It is safe for concurrent
 // use.
@@ -224,7 +230,7 @@ func (l *Library) rescan() {
 			fs.agent = r.agent
 		case fs.agent != nil:
 			stale := *fs.agent
-			stale.Stale = true
+			stale.Problem = r.warnings[0].Message
 			fs.agent = &stale
 		}
 		for _, w := range r.warnings {
@@ -333,6 +339,9 @@ func (l *Library) publish() {
 		snap.warnings = append(snap.warnings, fs.warnings...)
 		a := fs.agent
 		if a == nil {
+			if len(fs.warnings) > 0 {
+				snap.broken = append(snap.broken, fs.warnings[0])
+			}
 			continue
 		}
 		if prev, dup := snap.agents[a.ID]; dup {

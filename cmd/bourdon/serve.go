@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/getbourdon/bourdon-go/internal/demo"
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+type serveFlags struct {
+	library   string
+	transport string
+	host      string
+	port      int
+	demo      bool
+	quiet     bool
+	maxBody   int64
+}
+
+func newServeCommand() *cobra.Command {
+	f := serveFlags{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the library over MCP (stdio or streamable HTTP)",
+		Long: `Serve the library over MCP.
+
+With --transport stdio (the default) an MCP client starts bourdon and talks to
+it over stdin/stdout. With --transport http the server listens on
+http://HOST:PORT/mcp. Until bearer tokens are configured, HTTP binds only to
+a loopback address.
+
+--demo serves a small demo library from a temporary directory (deleted on
+exit) over HTTP unless --transport says otherwise; it never touches your
+library.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.demo && !cmd.Flags().Changed("transport") {
+				f.transport = "http"
+			}
+			return runServe(cmd.Context(), f, cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&f.library, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
+	cmd.Flags().StringVar(&f.transport, "transport", "stdio", "stdio or http")
+	cmd.Flags().StringVar(&f.host, "host", "127.0.0.1", "HTTP address to bind")
+	cmd.Flags().IntVar(&f.port, "port", 7500, "HTTP port")
+	cmd.Flags().BoolVar(&f.demo, "demo", false, "serve a demo library from a temporary directory")
+	cmd.Flags().BoolVar(&f.quiet, "quiet", false, "log only warnings and errors")
+	cmd.Flags().Int64Var(&f.maxBody, "max-request-bytes", 1<<20, "largest HTTP request body accepted")
+	return cmd
+}
+
+func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
+	level := slog.LevelInfo
+	if f.quiet {
+		level = slog.LevelWarn
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if f.transport != "stdio" && f.transport != "http" {
+		return fmt.Errorf("--transport must be stdio or http, not %q", f.transport)
+	}
+	if f.transport == "http" && !isLoopback(f.host) {
+		return fmt.Errorf("refusing to serve HTTP on %s without authentication: bind a loopback address (127.0.0.1, ::1, localhost)", f.host)
+	}
+	if err := visibility.CheckEnv(); err != nil {
+		log.Warn(err.Error())
+	}
+	root := f.library
+	if f.demo {
+		dir, err := os.MkdirTemp("", "bourdon-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if err := demo.Write(dir, time.Now()); err != nil {
+			return err
+		}
+		root = dir
+	}
+	lib, err := library.Open(root, log)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	snap := lib.Snapshot()
+	opts := mcpserver.Options{Version: buildVersion(), Logger: log}
+	if _, set := os.LookupEnv(visibility.EnvVar); set {
+		l := visibility.EnvDefault()
+		opts.DefaultAccess = &l
+	}
+	srv := mcpserver.New(federation.New(lib), opts)
+
+	fmt.Fprintf(stderr, "bourdon %s: library %s (%d agents", buildVersion(), lib.Root(), snap.Len())
+	if n := len(snap.Warnings()); n > 0 {
+		fmt.Fprintf(stderr, ", %d files with problems", n)
+	}
+	fmt.Fprintln(stderr, ")")
+	if f.transport == "stdio" {
+		fmt.Fprintln(stderr, `transport: stdio. MCP client config: {"command": "bourdon", "args": ["serve"]}`)
+		err := srv.Run(ctx, &mcp.StdioTransport{})
+		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+			return nil
+		}
+		return err
+	}
+	return serveHTTP(ctx, srv, f, stderr, log)
+}
+
+func serveHTTP(ctx context.Context, srv *mcp.Server, f serveFlags, stderr io.Writer, log *slog.Logger) error {
+	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String() + "/mcp"
+	fmt.Fprintf(stderr, "transport: streamable HTTP on %s (loopback only, no authentication)\n", url)
+	fmt.Fprintf(stderr, "connect:   claude mcp add --transport http bourdon %s\n", url)
+	fmt.Fprintf(stderr, "           or any MCP client: {\"type\": \"http\", \"url\": %q}\n", url)
+	if f.demo {
+		fmt.Fprintln(stderr, "demo:      try find_entity {\"name\": \"Payments API\"} or list_recent_work {\"access_level\": \"team\"}; Ctrl-C stops and deletes the demo library")
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Logger:              log,
+		MaxRequestBodyBytes: f.maxBody,
+	}))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return hs.Shutdown(shutdown)
+	}
+}
+
+// isLoopback reports whether host names only this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

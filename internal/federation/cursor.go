@@ -1,0 +1,123 @@
+package federation
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// A cursor is base64url (with padding) of a compact JSON object
+// {"offset":N}, exactly as the reference writes it, so a cursor from either
+// server reads the same. When the 14-day default window applied to the
+// first page, the cursor also carries it as "since":"YYYY-MM-DD", so
+// following pages keep the same window without the caller re-sending it.
+type cursor struct {
+	Offset int    `json:"offset"`
+	Since  string `json:"since,omitempty"`
+}
+
+// maxOffset bounds the offset a cursor may carry.
+const maxOffset = 1 << 30
+
+func (c cursor) encode() string {
+	b, _ := json.Marshal(c)
+	return base64.URLEncoding.EncodeToString(b)
+}
+
+// CursorError is a cursor that could not be read. Its message matches the
+// reference: invalid cursor: '<cursor>'.
+type CursorError struct{ Cursor string }
+
+func (e *CursorError) Error() string { return "invalid cursor: " + PyRepr(e.Cursor) }
+
+// decodeCursor reads a cursor. An empty cursor is offset 0. Like the
+// reference it accepts the standard and URL-safe alphabets and an offset
+// written as a number or a numeric string; unlike it, missing padding is
+// tolerated.
+func decodeCursor(s string) (cursor, error) {
+	if s == "" {
+		return cursor{}, nil
+	}
+	bad := &CursorError{Cursor: s}
+	clean := strings.NewReplacer("+", "-", "/", "_").Replace(strings.TrimRight(strings.TrimSpace(s), "="))
+	raw, err := base64.RawURLEncoding.DecodeString(clean)
+	if err != nil {
+		return cursor{}, bad
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return cursor{}, bad
+	}
+	off, ok := offsetValue(doc["offset"])
+	if !ok {
+		return cursor{}, bad
+	}
+	c := cursor{Offset: off}
+	if since, ok := doc["since"]; ok {
+		if err := json.Unmarshal(since, &c.Since); err != nil {
+			return cursor{}, bad
+		}
+		if _, ok := parseDayText(c.Since); !ok {
+			return cursor{}, bad
+		}
+	}
+	return c, nil
+}
+
+func offsetValue(raw json.RawMessage) (int, bool) {
+	if raw == nil {
+		return 0, false
+	}
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return 0, false
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return 0, false
+		}
+		f = float64(n)
+	}
+	f = math.Trunc(f)
+	if f < 0 || f > maxOffset || math.IsNaN(f) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// PyRepr quotes s the way Python's repr() quotes a string, which the
+// reference's error messages embed.
+func PyRepr(s string) string {
+	q := byte('\'')
+	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == rune(q):
+			b.WriteByte('\\')
+			b.WriteByte(q)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}

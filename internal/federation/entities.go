@@ -1,0 +1,79 @@
+package federation
+
+import (
+	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+// EntityMatch is everything the federation knows about one entity name:
+// which agents know it, the types and tags they give it, and each agent's
+// summary.
+type EntityMatch struct {
+	Name      string            `json:"name"`
+	Agents    []string          `json:"agents"`
+	Types     []string          `json:"types"`
+	Summaries map[string]string `json:"summaries"`
+	Tags      []string          `json:"tags"`
+}
+
+// FindEntity returns the entities whose name or alias equals name, case
+// and surrounding space ignored, that are visible at level. Agents are
+// visited in id order and entities in file order; entities are grouped by
+// their exact (trimmed) name, so "ILTT" and "iltt" are two matches, as in
+// the reference.
+func (s *Store) FindEntity(name string, level visibility.Level) []EntityMatch {
+	return s.current().findEntity(name, level)
+}
+
+func (v *view) findEntity(name string, level visibility.Level) []EntityMatch {
+	key := Key(name)
+	if key == "" {
+		return []EntityMatch{}
+	}
+	var out []EntityMatch
+	index := map[string]int{}
+	for _, ai := range v.agents {
+		for _, pos := range ai.entities[key] {
+			e := &ai.m.Entities[pos]
+			if !visibility.Visible(e.Visibility, level) {
+				continue
+			}
+			display := strings.TrimSpace(e.Name)
+			i, ok := index[display]
+			if !ok {
+				i = len(out)
+				index[display] = i
+				out = append(out, EntityMatch{Name: display, Agents: []string{}, Types: []string{}, Summaries: map[string]string{}, Tags: []string{}})
+			}
+			m := &out[i]
+			m.Agents = appendUnique(m.Agents, ai.id)
+			if e.Type != "" {
+				m.Types = appendUnique(m.Types, e.Type)
+			}
+			if e.Summary != "" {
+				m.Summaries[ai.id] = e.Summary
+			}
+			for _, t := range e.Tags {
+				m.Tags = appendUnique(m.Tags, t)
+			}
+		}
+	}
+	return nonNil(out)
+}
+
+// QueryAgentMemory returns the matches of FindEntity(topic) that the given
+// agent contributes to. An unknown agent has no matches.
+func (s *Store) QueryAgentMemory(agent, topic string, level visibility.Level) []EntityMatch {
+	all := s.FindEntity(topic, level)
+	out := all[:0]
+	for _, m := range all {
+		for _, a := range m.Agents {
+			if a == agent {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
+}

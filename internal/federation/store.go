@@ -1,0 +1,168 @@
+// Package federation answers the read queries of the Bourdon L6 surface
+// over a library of L5 manifests: entity lookups, recent work, project
+// summaries, workstreams, notes, agent exports. It knows nothing of MCP;
+// the server turns its results into tool payloads.
+//
+// Every query takes the caller's access level and applies
+// visibility.Visible to every row it returns. Orders, dedupe rules and
+// pagination follow the Python reference (see docs/compatibility.md for
+// the places where this implementation deliberately differs).
+package federation
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/library"
+)
+
+// Store runs queries against a library. It is safe for concurrent use.
+type Store struct {
+	lib *library.Library
+	// Now returns the current time; the 14-day default window is measured
+	// from it. Tests replace it.
+	Now func() time.Time
+
+	mu    sync.Mutex
+	view  *view
+	cache map[*l5.Manifest]*agentIndex
+}
+
+// New returns a store over lib.
+func New(lib *library.Library) *Store {
+	return &Store{lib: lib, Now: time.Now, cache: map[*l5.Manifest]*agentIndex{}}
+}
+
+// Library returns the library the store reads.
+func (s *Store) Library() *library.Library { return s.lib }
+
+// view is the indexed form of one library snapshot.
+type view struct {
+	snap   *library.Snapshot
+	agents []*agentIndex // in sorted id order
+	byID   map[string]*agentIndex
+}
+
+// agentIndex holds the per-agent lookups, built once per loaded manifest
+// and reused until that manifest changes.
+type agentIndex struct {
+	id       string
+	agent    *library.Agent
+	m        *l5.Manifest
+	entities map[string][]int // normalised name or alias -> entity positions
+	focus    map[string][]int // normalised project_focus -> session positions
+	sessions []int            // session positions, newest first (stable)
+	notes    []int            // note positions, newest first (stable)
+}
+
+// current returns the view of the library as it is on disk now. Only the
+// manifests that changed since the last view are indexed again.
+func (s *Store) current() *view {
+	snap := s.lib.Snapshot()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.view != nil && s.view.snap == snap {
+		return s.view
+	}
+	v := &view{snap: snap, byID: make(map[string]*agentIndex, snap.Len())}
+	next := make(map[*l5.Manifest]*agentIndex, snap.Len())
+	for _, id := range snap.IDs() {
+		a, _ := snap.Agent(id)
+		ai := s.cache[a.Manifest]
+		if ai == nil {
+			ai = buildAgentIndex(a)
+		} else if ai.agent != a {
+			// Same manifest, new library entry (for example a Problem
+			// was recorded): keep the index, point at the new entry.
+			copied := *ai
+			copied.agent = a
+			ai = &copied
+		}
+		next[a.Manifest] = ai
+		v.agents = append(v.agents, ai)
+		v.byID[id] = ai
+	}
+	s.cache = next
+	s.view = v
+	return v
+}
+
+func buildAgentIndex(a *library.Agent) *agentIndex {
+	m := a.Manifest
+	ai := &agentIndex{
+		id:       a.ID,
+		agent:    a,
+		m:        m,
+		entities: make(map[string][]int, len(m.Entities)),
+		focus:    map[string][]int{},
+	}
+	for i, e := range m.Entities {
+		k := Key(e.Name)
+		if k == "" {
+			continue // the reference indexes neither a blank name nor its aliases
+		}
+		ai.entities[k] = append(ai.entities[k], i)
+		for _, alias := range e.Aliases {
+			if ak := Key(alias); ak != "" && ak != k {
+				if pos := ai.entities[ak]; len(pos) == 0 || pos[len(pos)-1] != i {
+					ai.entities[ak] = append(pos, i)
+				}
+			}
+		}
+	}
+	for i, ses := range m.Sessions {
+		for _, f := range ses.ProjectFocus {
+			if k := Key(f); k != "" {
+				if pos := ai.focus[k]; len(pos) == 0 || pos[len(pos)-1] != i {
+					ai.focus[k] = append(pos, i)
+				}
+			}
+		}
+	}
+	ai.sessions = newestFirst(len(m.Sessions), func(i int) string { return m.Sessions[i].Date })
+	ai.notes = newestFirst(len(m.Notes), func(i int) string { return m.Notes[i].Date })
+	return ai
+}
+
+// newestFirst returns 0..n-1 ordered by date text, descending, keeping the
+// file order among equal dates (Python's stable reverse sort).
+func newestFirst(n int, date func(int) string) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(date(b), date(a)) })
+	return order
+}
+
+// Key normalises a name for lookups: surrounding whitespace removed,
+// lower case.
+func Key(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// ListAgents returns the ids of the local agents, sorted.
+func (s *Store) ListAgents() []string {
+	return slices.Clone(s.current().snap.IDs())
+}
+
+// Snapshot returns the library snapshot the next query would use.
+func (s *Store) Snapshot() *library.Snapshot { return s.current().snap }
+
+// appendUnique appends v to list unless it is already there.
+func appendUnique(list []string, v string) []string {
+	if slices.Contains(list, v) {
+		return list
+	}
+	return append(list, v)
+}
+
+// nonNil returns list, or an empty list in place of nil, so that JSON
+// shows [] rather than null.
+func nonNil[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
+}

@@ -1,0 +1,92 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+// Resource addresses.
+const (
+	agentsURI         = "agent-library://agents"
+	agentMemoryPrefix = "agent-library://agents/"
+	agentMemorySuffix = "/memory"
+	entityPrefix      = "agent-library://entities/"
+)
+
+func (s *server) registerResources(srv *mcp.Server) {
+	srv.AddResource(&mcp.Resource{
+		URI:         agentsURI,
+		Name:        "agents",
+		Title:       "Agents",
+		Description: "JSON list of the agent ids in this library.",
+		MIMEType:    "application/json",
+	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return jsonResource(req.Params.URI, s.store.ListAgents())
+	})
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: agentMemoryPrefix + "{agent_id}" + agentMemorySuffix,
+		Name:        "agent-memory",
+		Title:       "Agent memory",
+		Description: "One agent's L5 manifest with only the rows visible at the server's default access level (public unless BOURDON_DEFAULT_ACCESS_LEVEL says otherwise). An unknown agent gives {\"error\": \"agent not found: <id>\"}.",
+		MIMEType:    "application/json",
+	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		id, ok := segment(req.Params.URI, agentMemoryPrefix, agentMemorySuffix)
+		if !ok {
+			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		}
+		m, found := s.store.AgentManifest(id, s.defaultAccess(visibility.Public))
+		if !found {
+			return jsonResource(req.Params.URI, map[string]string{"error": "agent not found: " + id})
+		}
+		return jsonResource(req.Params.URI, m)
+	})
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: entityPrefix + "{name}",
+		Name:        "entity",
+		Title:       "Entity across agents",
+		Description: "JSON list of the public matches for one entity name or alias across agents (as find_entity at access level public).",
+		MIMEType:    "application/json",
+	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		name, ok := segment(req.Params.URI, entityPrefix, "")
+		if !ok {
+			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		}
+		return jsonResource(req.Params.URI, s.store.FindEntity(name, visibility.Public))
+	})
+}
+
+// segment extracts the single path segment between prefix and suffix of
+// uri and percent-decodes it.
+func segment(uri, prefix, suffix string) (string, bool) {
+	rest, ok := strings.CutPrefix(uri, prefix)
+	if !ok {
+		return "", false
+	}
+	if suffix != "" {
+		if rest, ok = strings.CutSuffix(rest, suffix); !ok {
+			return "", false
+		}
+	}
+	if rest == "" || strings.Contains(rest, "/") {
+		return "", false
+	}
+	v, err := url.PathUnescape(rest)
+	if err != nil {
+		return "", false
+	}
+	return v, true
+}
+
+func jsonResource(uri string, v any) (*mcp.ReadResourceResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+}

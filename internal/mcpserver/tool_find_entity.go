@@ -1,0 +1,41 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+type findEntityIn struct {
+	Name string `json:"name" jsonschema:"Entity name or alias to look up; case and surrounding spaces are ignored."`
+	accessArgs
+	hopArg
+}
+
+type findEntityOut struct {
+	Name           string                   `json:"name"`
+	AccessLevel    string                   `json:"access_level"`
+	IncludePrivate bool                     `json:"include_private"`
+	Matches        []federation.EntityMatch `json:"matches"`
+}
+
+func (s *server) registerFindEntity(srv *mcp.Server) {
+	addTool(srv, &mcp.Tool{
+		Name:        "find_entity",
+		Description: "Find an entity by name or alias across every agent. Each match lists the agents that know it, their summaries, types and tags.",
+	}, s.accessDefaults(visibility.Public), func(ctx context.Context, in findEntityIn) (findEntityOut, error) {
+		level, err := in.level()
+		if err != nil {
+			return findEntityOut{}, err
+		}
+		return findEntityOut{
+			Name:           in.Name,
+			AccessLevel:    in.AccessLevel,
+			IncludePrivate: in.IncludePrivate,
+			Matches:        s.store.FindEntity(in.Name, level),
+		}, nil
+	})
+}

@@ -1,0 +1,31 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+type crossAgentSummaryIn struct {
+	Project string `json:"project" jsonschema:"Project (entity) name; matched against entity names and aliases, and against sessions' project_focus."`
+	accessArgs
+	hopArg
+	Limit int `json:"limit,omitempty" jsonschema:"Most sessions to return, newest first (default 100, at most 500). When sessions are left out the payload says truncated and total_sessions."`
+}
+
+func (s *server) registerGetCrossAgentSummary(srv *mcp.Server) {
+	addTool(srv, &mcp.Tool{
+		Name:        "get_cross_agent_summary",
+		Description: "Everything the federation knows about a project: the agents that touched it, their sessions on it (newest first) and the entity matches for its name.",
+	}, merge(s.accessDefaults(visibility.Public), map[string]any{"limit": federation.DefaultSummarySessions}),
+		func(ctx context.Context, in crossAgentSummaryIn) (federation.ProjectSummary, error) {
+			level, err := in.level()
+			if err != nil {
+				return federation.ProjectSummary{}, err
+			}
+			return s.store.CrossAgentSummary(in.Project, level, in.Limit), nil
+		})
+}

@@ -1,0 +1,24 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type listAgentsIn struct {
+	hopArg
+}
+
+type listAgentsOut struct {
+	Agents []string `json:"agents"`
+}
+
+func (s *server) registerListAgents(srv *mcp.Server) {
+	addTool(srv, &mcp.Tool{
+		Name:        "list_agents",
+		Description: "List the ids of the agents known to this library, sorted.",
+	}, map[string]any{"federation_hop": 0}, func(ctx context.Context, in listAgentsIn) (listAgentsOut, error) {
+		return listAgentsOut{Agents: s.store.ListAgents()}, nil
+	})
+}

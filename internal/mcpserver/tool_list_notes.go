@@ -1,0 +1,47 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+type listNotesIn struct {
+	pageArgs
+	accessArgs
+}
+
+type listNotesOut struct {
+	// Error is set, and the page empty, when the cursor or access level
+	// cannot be used.
+	Error string `json:"error,omitempty"`
+	pageEcho
+	Notes      []federation.NoteRef `json:"notes"`
+	NextCursor *string              `json:"next_cursor"`
+	HasMore    bool                 `json:"has_more"`
+	Warnings   []string             `json:"warnings,omitempty"`
+}
+
+func (s *server) registerListNotes(srv *mcp.Server) {
+	addTool(srv, &mcp.Tool{
+		Name:        "list_notes",
+		Description: "A page of free-standing notes (journal entries) across agents, newest first; windowed and paginated exactly like list_recent_work.",
+	}, s.accessDefaults(visibility.Public), func(ctx context.Context, in listNotesIn) (listNotesOut, error) {
+		out := listNotesOut{pageEcho: echo(in.pageArgs, in.accessArgs), Notes: []federation.NoteRef{}}
+		level, err := in.level()
+		if err != nil {
+			out.Error = err.Error()
+			return out, nil
+		}
+		page, err := s.store.ListNotes(in.query(level))
+		if err != nil {
+			out.Error = err.Error()
+			return out, nil
+		}
+		out.Notes, out.NextCursor, out.HasMore, out.Warnings = page.Rows, page.NextCursor, page.HasMore, page.Warnings
+		return out, nil
+	})
+}

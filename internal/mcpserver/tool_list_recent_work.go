@@ -1,0 +1,81 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+// pageArgs are the arguments of the date-windowed, paginated lists.
+type pageArgs struct {
+	Since  *string `json:"since,omitempty" jsonschema:"Earliest calendar day to include: YYYY-MM-DD, optionally followed by T or a space, HH:MM[:SS[.fff]] and a zone (Z, +HH:MM, +HHMM). When since and cursor are both omitted, the last 14 days are returned."`
+	Agent  *string `json:"agent,omitempty" jsonschema:"Only this agent's rows. An unknown agent has none."`
+	Limit  *int    `json:"limit,omitempty" jsonschema:"Page size: default 20, clamped to 1..100."`
+	Cursor *string `json:"cursor,omitempty" jsonschema:"The next_cursor of the previous page. Keep calling with the latest next_cursor until has_more is false; re-send since and agent each time."`
+}
+
+func (p pageArgs) query(level visibility.Level) federation.PageQuery {
+	q := federation.PageQuery{Since: p.Since, Level: level, Limit: p.Limit, Cursor: p.Cursor}
+	if p.Agent != nil {
+		q.Agent = *p.Agent
+	}
+	return q
+}
+
+// pageEcho is the part of a page payload that echoes the request.
+type pageEcho struct {
+	Since          *string `json:"since"`
+	Agent          *string `json:"agent"`
+	AccessLevel    string  `json:"access_level"`
+	IncludePrivate bool    `json:"include_private"`
+	Limit          *int    `json:"limit"`
+	Cursor         *string `json:"cursor"`
+}
+
+func echo(p pageArgs, a accessArgs) pageEcho {
+	return pageEcho{Since: p.Since, Agent: p.Agent, AccessLevel: a.AccessLevel, IncludePrivate: a.IncludePrivate, Limit: p.Limit, Cursor: p.Cursor}
+}
+
+type listRecentWorkIn struct {
+	pageArgs
+	accessArgs
+	Summary bool `json:"summary,omitempty" jsonschema:"Leave key_actions and files_touched out of each session."`
+	hopArg
+}
+
+type listRecentWorkOut struct {
+	// Error is set, and the page empty, when the cursor or access level
+	// cannot be used; the reference reports these in the payload.
+	Error string `json:"error,omitempty"`
+	pageEcho
+	Summary    bool                    `json:"summary"`
+	Sessions   []federation.SessionRef `json:"sessions"`
+	NextCursor *string                 `json:"next_cursor"`
+	HasMore    bool                    `json:"has_more"`
+	Warnings   []string                `json:"warnings,omitempty"`
+}
+
+func (s *server) registerListRecentWork(srv *mcp.Server) {
+	addTool(srv, &mcp.Tool{
+		Name:        "list_recent_work",
+		Description: "A page of sessions across agents (or one agent), newest first. Without since or cursor it covers the last 14 days. Paginate with cursor until has_more is false.",
+	}, merge(s.accessDefaults(visibility.Public), map[string]any{"summary": false, "federation_hop": 0}),
+		func(ctx context.Context, in listRecentWorkIn) (listRecentWorkOut, error) {
+			out := listRecentWorkOut{pageEcho: echo(in.pageArgs, in.accessArgs), Summary: in.Summary, Sessions: []federation.SessionRef{}}
+			level, err := in.level()
+			if err != nil {
+				out.Error = err.Error()
+				return out, nil
+			}
+			page, err := s.store.ListRecentWork(federation.RecentWorkQuery{PageQuery: in.query(level), Summary: in.Summary})
+			if err != nil {
+				out.Error = err.Error()
+				return out, nil
+			}
+			out.Sessions, out.NextCursor, out.HasMore, out.Warnings = page.Rows, page.NextCursor, page.HasMore, page.Warnings
+			return out, nil
+		})
+}

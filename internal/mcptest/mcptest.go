@@ -1,0 +1,134 @@
+// Package mcptest connects real MCP clients to a bourdon server for tests:
+// over an in-memory pipe and over streamable HTTP on loopback.
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/mcpserver"
+)
+
+// Transports names the ways Connect can reach a server.
+var Transports = []string{"in-memory", "http"}
+
+// CopyDir copies the regular files of src (recursively) into a new
+// temporary directory and returns it, so tests never write into testdata.
+func CopyDir(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// NewServer opens the library at dir and returns an MCP server over it.
+func NewServer(t testing.TB, dir string, opts mcpserver.Options) (*mcp.Server, *federation.Store) {
+	t.Helper()
+	lib, err := library.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	store := federation.New(lib)
+	return mcpserver.New(store, opts), store
+}
+
+// Connect returns a client session to srv over the named transport.
+func Connect(t testing.TB, srv *mcp.Server, transport string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "bourdon-test", Version: "1"}, nil)
+	var ct mcp.Transport
+	switch transport {
+	case "in-memory":
+		st, c := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ss.Close() })
+		ct = c
+	case "http":
+		hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+		t.Cleanup(hs.Close)
+		ct = &mcp.StreamableClientTransport{Endpoint: hs.URL}
+	default:
+		t.Fatalf("unknown transport %q", transport)
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// CallJSON calls a tool and returns the JSON payload of its single text
+// content, the way a Python peer reads it, along with the raw result.
+// It fails the test if the text and the structured content disagree.
+func CallJSON(t testing.TB, cs *mcp.ClientSession, tool string, args any) (any, *mcp.CallToolResult) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	text, err := SingleText(res)
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	var payload any
+	if err := json.Unmarshal([]byte(text), &payload); err != nil {
+		t.Fatalf("%s: text content is not JSON: %v\n%s", tool, err, text)
+	}
+	if !res.IsError {
+		sc, _ := json.Marshal(res.StructuredContent)
+		var structured any
+		_ = json.Unmarshal(sc, &structured)
+		a, _ := json.Marshal(payload)
+		b, _ := json.Marshal(structured)
+		if string(a) != string(b) {
+			t.Fatalf("%s: structuredContent and text differ:\n%s\n%s", tool, b, a)
+		}
+	}
+	return payload, res
+}
+
+// SingleText returns the text of a result that must hold exactly one text
+// content.
+func SingleText(res *mcp.CallToolResult) (string, error) {
+	if len(res.Content) != 1 {
+		return "", fmt.Errorf("want 1 content item, got %d", len(res.Content))
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return "", fmt.Errorf("content is %T, want text", res.Content[0])
+	}
+	return tc.Text, nil
+}

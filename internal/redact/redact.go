@@ -1,0 +1,204 @@
+// Package redact scrubs credential-like text before it leaves the server.
+//
+// It reproduces the Python reference's redaction pipeline (core/redaction.py,
+// redact_text / contains_secret, pinned by the conformance fixture
+// testdata/conformance/redaction_battery.json):
+//
+//  1. collapse every run of Unicode whitespace to one space and trim;
+//  2. if any credential pattern matches anywhere, the whole value becomes
+//     [Sentinel];
+//  3. otherwise every `https?://\S+` becomes "[link]";
+//  4. values longer than the limit (in code points) are cut to limit-3 code
+//     points, right-trimmed, and suffixed with "...".
+//
+// Text runs on every string of every read payload, so the no-secret path is
+// allocation-free for already-normalised input: a hand-written byte scan
+// rejects almost all benign strings before any regular expression runs.
+package redact
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Sentinel replaces the whole value when it looks like it holds a credential.
+// The exact bytes are part of the cross-implementation contract.
+const Sentinel = "[redacted credential-like text]"
+
+// linkText replaces each http(s) URL.
+const linkText = "[link]"
+
+// Text applies the full redaction pipeline to s: whitespace collapse, whole
+// value replaced by [Sentinel] if it contains a credential-like pattern, URL
+// replacement, then truncation to limit runes ("..." suffix included).
+// limit <= 0 disables truncation.
+//
+// As in the reference, the sentinel itself is never truncated, even when it
+// is longer than limit. For 0 < limit < 3 (where the reference's slice
+// arithmetic goes negative and returns more than limit characters) an
+// over-long value becomes limit dots.
+func Text(s string, limit int) string {
+	if s == "" {
+		return ""
+	}
+	t := collapseSpace(s)
+	if ContainsSecret(t) {
+		return Sentinel
+	}
+	return truncate(replaceLinks(t), limit)
+}
+
+// ContainsSecret reports whether s matches any credential pattern. Unlike
+// [Text] it does not normalise whitespace first (mirroring the reference's
+// contains_secret), so a PEM header split by a newline or a double space is
+// found by Text but not by ContainsSecret.
+func ContainsSecret(s string) bool {
+	if s == "" || !mayContainSecret(s) {
+		return false
+	}
+	return combined.MatchString(s)
+}
+
+// isPySpace reports whether r is whitespace for Python's str.isspace and
+// re's \s: Go's unicode.IsSpace plus the four ASCII information separators
+// U+001C..U+001F.
+func isPySpace(r rune) bool {
+	switch {
+	case r == ' ', r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x1f:
+		return true
+	case r < 0x85:
+		return false
+	case r == 0x85, r == 0xa0, r == 0x1680,
+		r >= 0x2000 && r <= 0x200a,
+		r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
+		return true
+	}
+	return false
+}
+
+// mayHoldSpace reports whether a multi-byte sequence starting with lead byte
+// c can encode a non-ASCII whitespace rune (U+0085, U+00A0, U+1680,
+// U+2000..U+3000).
+func mayHoldSpace(c byte) bool {
+	return c == 0xc2 || c == 0xe1 || c == 0xe2 || c == 0xe3
+}
+
+// spaceAt reports whether the rune starting at s[i] is whitespace, and its
+// width in bytes (1 for an invalid byte).
+func spaceAt(s string, i int) (bool, int) {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		return isPySpace(rune(c)), 1
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	return mayHoldSpace(c) && isPySpace(r), w
+}
+
+// isCollapsed reports whether s is already trimmed and uses only single
+// ASCII spaces as whitespace, i.e. whether collapseSpace would return it
+// unchanged.
+func isCollapsed(s string) bool {
+	n := len(s)
+	for i := 0; i < n; i++ {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == ' ' {
+				if i == 0 || i == n-1 || s[i-1] == ' ' {
+					return false
+				}
+			} else if isPySpace(rune(c)) {
+				return false
+			}
+		} else if mayHoldSpace(c) {
+			if r, _ := utf8.DecodeRuneInString(s[i:]); isPySpace(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// collapseSpace replaces each run of whitespace with one space and trims
+// both ends. Invalid UTF-8 bytes are copied through unchanged.
+func collapseSpace(s string) string {
+	if isCollapsed(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	pending := false
+	for i := 0; i < len(s); {
+		space, w := spaceAt(s, i)
+		if space {
+			pending = true
+		} else {
+			if pending && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			pending = false
+			b.WriteString(s[i : i+w])
+		}
+		i += w
+	}
+	return b.String()
+}
+
+// replaceLinks replaces every match of `https?://\S+` (case-sensitive
+// scheme, greedy up to the next whitespace) with "[link]".
+func replaceLinks(s string) string {
+	var b strings.Builder
+	copied, pos := 0, 0
+	for {
+		j := strings.Index(s[pos:], "http")
+		if j < 0 {
+			break
+		}
+		j += pos
+		k := j + 4
+		if k < len(s) && s[k] == 's' {
+			k++
+		}
+		end := k + 3
+		if !strings.HasPrefix(s[k:], "://") || end >= len(s) {
+			pos = j + 1
+			continue
+		}
+		for end < len(s) {
+			space, w := spaceAt(s, end)
+			if space {
+				break
+			}
+			end += w
+		}
+		if end == k+3 { // "://" followed by whitespace: \S+ needs one char
+			pos = j + 1
+			continue
+		}
+		b.WriteString(s[copied:j])
+		b.WriteString(linkText)
+		copied, pos = end, end
+	}
+	if copied == 0 {
+		return s
+	}
+	b.WriteString(s[copied:])
+	return b.String()
+}
+
+// truncate cuts s to at most limit runes the way the reference does:
+// s[:limit-3], right-trimmed, plus "...".
+func truncate(s string, limit int) string {
+	// Byte length bounds rune count, so short strings need no counting.
+	if limit <= 0 || len(s) <= limit || utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	if limit < 3 {
+		return "..."[:limit]
+	}
+	off := 0
+	for n := limit - 3; n > 0; n-- {
+		_, w := utf8.DecodeRuneInString(s[off:])
+		off += w
+	}
+	return strings.TrimRightFunc(s[:off], isPySpace) + "..."
+}
