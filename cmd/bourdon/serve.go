@@ -139,7 +139,14 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, f serveFlags, stderr io.Wri
 		Logger:              log,
 		MaxRequestBodyBytes: f.maxBody,
 	}))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		// Requests inherit the serve context, so that stopping the server
+		// also ends long-lived event streams instead of waiting for them.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -148,7 +155,10 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, f serveFlags, stderr io.Wri
 	case <-ctx.Done():
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		return hs.Shutdown(shutdown)
+		if err := hs.Shutdown(shutdown); err != nil {
+			hs.Close()
+		}
+		return nil
 	}
 }
 

@@ -36,7 +36,7 @@ type hopArg struct {
 }
 
 // readOnly marks a tool that changes nothing and talks to no one else.
-var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 
 // addTool registers a typed tool whose input schema is inferred from In,
 // with the given default values written into the schema (the SDK applies
@@ -72,6 +72,9 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any,
 func (s *server) accessDefaults(def visibility.Level) map[string]any {
 	return map[string]any{"access_level": s.defaultAccess(def).String(), "include_private": false}
 }
+
+// hopDefault documents the default of hopArg.
+var hopDefault = map[string]any{"federation_hop": 0}
 
 // merge returns the union of default maps.
 func merge(maps ...map[string]any) map[string]any {

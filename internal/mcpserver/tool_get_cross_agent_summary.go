@@ -20,7 +20,7 @@ func (s *server) registerGetCrossAgentSummary(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "get_cross_agent_summary",
 		Description: "Everything the federation knows about a project: the agents that touched it, their sessions on it (newest first) and the entity matches for its name.",
-	}, merge(s.accessDefaults(visibility.Public), map[string]any{"limit": federation.DefaultSummarySessions}),
+	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"limit": federation.DefaultSummarySessions}),
 		func(ctx context.Context, in crossAgentSummaryIn) (federation.ProjectSummary, error) {
 			level, err := in.level()
 			if err != nil {

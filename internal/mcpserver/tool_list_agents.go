@@ -18,7 +18,7 @@ func (s *server) registerListAgents(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "list_agents",
 		Description: "List the ids of the agents known to this library, sorted.",
-	}, map[string]any{"federation_hop": 0}, func(ctx context.Context, in listAgentsIn) (listAgentsOut, error) {
+	}, hopDefault, func(ctx context.Context, in listAgentsIn) (listAgentsOut, error) {
 		return listAgentsOut{Agents: s.store.ListAgents()}, nil
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -61,7 +62,12 @@ func syntaxError(err error) error {
 				msg = rest[j+1:]
 			}
 		}
-		return &SyntaxError{Line: line, Msg: trimSpace(msg)}
+		msg = trimSpace(msg)
+		if strings.HasPrefix(msg, "did not find expected") {
+			// yaml.v3 reports these parser errors with a 0-based line.
+			line++
+		}
+		return &SyntaxError{Line: line, Msg: msg}
 	}
 	return &SyntaxError{Msg: trimSpace(stripPrefix(msg, "yaml: "))}
 }

@@ -68,15 +68,16 @@ func bigInt(s string) *big.Int {
 	return n
 }
 
-var cmpOpts = cmp.Options{
-	cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }),
-	cmp.Comparer(func(a, b Timestamp) bool { return a.HasZone == b.HasZone && a.Time.Equal(b.Time) }),
-	cmp.Comparer(func(a, b *Map) bool { return cmp.Equal(a.Entries(), b.Entries(), cmpOptsInner...) }),
-}
+// cmpOpts compares decoded values; it refers to itself for nested maps,
+// hence the init function.
+var cmpOpts cmp.Options
 
-var cmpOptsInner = cmp.Options{
-	cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }),
-	cmp.Comparer(func(a, b Timestamp) bool { return a.HasZone == b.HasZone && a.Time.Equal(b.Time) }),
+func init() {
+	cmpOpts = cmp.Options{
+		cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }),
+		cmp.Comparer(func(a, b Timestamp) bool { return a.HasZone == b.HasZone && a.Time.Equal(b.Time) }),
+		cmp.Comparer(func(a, b *Map) bool { return cmp.Equal(a.Entries(), b.Entries(), cmpOpts) }),
+	}
 }
 
 func TestDecodeDocument(t *testing.T) {
@@ -186,6 +187,22 @@ func TestStrMatchesPython(t *testing.T) {
 	for _, c := range cases {
 		if got := Str(c.in); got != c.want {
 			t.Errorf("Str(%#v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestSyntaxErrorLinesAreOneBased(t *testing.T) {
+	cases := map[string]int{
+		"a: 1\nb: [x\n":          2,
+		"a: 1\n  b: 2\n":         2,
+		"a:\n  - x\n - y\n":      3,
+		"a: 1\nb: \"open\n":      2,
+	}
+	for src, want := range cases {
+		_, err := Decode([]byte(src))
+		se, ok := err.(*SyntaxError)
+		if !ok || se.Line < want || se.Line > want+1 {
+			t.Errorf("Decode(%q) = %v, want an error near line %d", src, err, want)
 		}
 	}
 }

@@ -1,0 +1,208 @@
+package library
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const good = `spec_version: '0.1'
+agent:
+  id: %s
+  type: code-assistant
+last_updated: '2026-06-29T12:00:00+00:00'
+known_entities:
+- name: %s
+`
+
+func manifest(id, entity string) string {
+	return strings.Replace(strings.Replace(good, "%s", id, 1), "%s", entity, 1)
+}
+
+func put(t *testing.T, dir, name, content string) {
+	t.Helper()
+	path := filepath.Join(dir, "agents", name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func replace(t *testing.T, dir, name, content string) {
+	t.Helper()
+	tmp := filepath.Join(dir, "agents", "."+name+".tmp")
+	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "agents", name)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func open(t *testing.T, dir string) *Library {
+	t.Helper()
+	l, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func entityOf(t *testing.T, s *Snapshot, id string) string {
+	t.Helper()
+	a, ok := s.Agent(id)
+	if !ok {
+		t.Fatalf("agent %s missing; have %v", id, s.IDs())
+	}
+	return a.Manifest.Entities[0].Name
+}
+
+func TestMissingLibraryIsEmptyThenFillsIn(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lib")
+	l := open(t, dir)
+	if l.Snapshot().Len() != 0 {
+		t.Fatal("missing library must be empty")
+	}
+	put(t, dir, "a.l5.yaml", manifest("a", "X"))
+	if got := l.Snapshot().IDs(); len(got) != 1 || got[0] != "a" {
+		t.Fatalf("after creating the directory: %v", got)
+	}
+}
+
+func TestChangesOnDiskAreSeenByTheNextCall(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "a.l5.yaml", manifest("a", "First"))
+	put(t, dir, "b.l5.yaml", manifest("b", "Other"))
+	l := open(t, dir)
+	s1 := l.Snapshot()
+	if entityOf(t, s1, "a") != "First" {
+		t.Fatal("initial load")
+	}
+	bBefore, _ := s1.Agent("b")
+
+	// Written in place (same inode), as a simple editor or exporter does.
+	put(t, dir, "a.l5.yaml", manifest("a", "Second"))
+	s2 := l.Snapshot()
+	if entityOf(t, s2, "a") != "Second" {
+		t.Error("in-place write not seen")
+	}
+	if bAfter, _ := s2.Agent("b"); bAfter.Manifest != bBefore.Manifest {
+		t.Error("an unchanged manifest was read again")
+	}
+
+	// Replaced atomically by rename, as the Python writer does.
+	replace(t, dir, "a.l5.yaml", manifest("a", "Third"))
+	if entityOf(t, l.Snapshot(), "a") != "Third" {
+		t.Error("atomic replace not seen")
+	}
+
+	// A new agent, then a deletion.
+	put(t, dir, "c.l5.yaml", manifest("c", "New"))
+	if entityOf(t, l.Snapshot(), "c") != "New" {
+		t.Error("new file not seen")
+	}
+	if err := os.Remove(filepath.Join(dir, "agents", "b.l5.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Snapshot().Agent("b"); ok {
+		t.Error("deleted agent still served")
+	}
+	if l.Snapshot() != l.Snapshot() {
+		t.Error("a snapshot with no change in between must be reused")
+	}
+
+	// The directory itself removed and recreated.
+	if err := os.RemoveAll(filepath.Join(dir, "agents")); err != nil {
+		t.Fatal(err)
+	}
+	if n := l.Snapshot().Len(); n != 0 {
+		t.Errorf("removed directory still serves %d agents", n)
+	}
+	put(t, dir, "d.l5.yaml", manifest("d", "Back"))
+	if entityOf(t, l.Snapshot(), "d") != "Back" {
+		t.Error("recreated directory not seen")
+	}
+}
+
+func TestBadFilesAreSkippedWithAWarning(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "good.l5.yaml", manifest("good", "X"))
+	put(t, dir, "syntax.l5.yaml", "spec_version: '0.1'\nagent:\n  id: syntax\n  type: [unclosed\n")
+	put(t, dir, "list.l5.yaml", "- just\n- a list\n")
+	put(t, dir, "empty.l5.yaml", "")
+	put(t, dir, "other.yaml", "ignored: true\n")
+	put(t, dir, "noid.l5.yaml", "spec_version: '0.1'\nagent:\n  type: other\n")
+	l := open(t, dir)
+	s := l.Snapshot()
+	if got := strings.Join(s.IDs(), ","); got != "good,noid" {
+		t.Errorf("loaded %s, want good,noid (a manifest without agent.id takes its file name)", got)
+	}
+	byFile := map[string]Warning{}
+	for _, w := range s.Warnings() {
+		byFile[filepath.Base(w.File)] = w
+	}
+	if w := byFile["syntax.l5.yaml"]; w.Line != 4 || !strings.Contains(w.Message, "not valid YAML") {
+		t.Errorf("syntax error warning: %+v", w)
+	}
+	if w := byFile["list.l5.yaml"]; w.Line != 1 || !strings.Contains(w.Message, "not a YAML mapping (found a list)") {
+		t.Errorf("list warning: %+v", w)
+	}
+	if w := byFile["empty.l5.yaml"]; !strings.Contains(w.Message, "an empty document") {
+		t.Errorf("empty warning: %+v", w)
+	}
+	if len(s.Broken()) != 3 {
+		t.Errorf("broken files: %v", s.Broken())
+	}
+}
+
+func TestABadRewriteKeepsTheLastGoodCopy(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "a.l5.yaml", manifest("a", "Good"))
+	l := open(t, dir)
+	l.Snapshot()
+	put(t, dir, "a.l5.yaml", "agent: {id: a\n")
+	s := l.Snapshot()
+	a, ok := s.Agent("a")
+	if !ok || a.Manifest.Entities[0].Name != "Good" || a.Problem == "" {
+		t.Fatalf("after a bad rewrite: %+v", a)
+	}
+	put(t, dir, "a.l5.yaml", manifest("a", "Fixed"))
+	a, _ = l.Snapshot().Agent("a")
+	if a.Manifest.Entities[0].Name != "Fixed" || a.Problem != "" {
+		t.Errorf("after the fix: %+v", a)
+	}
+}
+
+func TestDuplicateAgentIDsLastFileWins(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "a.l5.yaml", manifest("same", "FromA"))
+	put(t, dir, "b.l5.yaml", manifest("same", "FromB"))
+	s := open(t, dir).Snapshot()
+	if entityOf(t, s, "same") != "FromB" {
+		t.Error("the alphabetically last file must win, as in the reference")
+	}
+	found := false
+	for _, w := range s.Warnings() {
+		found = found || strings.Contains(w.Message, "also used by")
+	}
+	if !found {
+		t.Error("a duplicate id must be reported")
+	}
+}
+
+func TestOversizedFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "agents", "big.l5.yaml")
+	put(t, dir, "big.l5.yaml", "")
+	if err := os.Truncate(path, MaxManifestBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, dir).Snapshot()
+	if len(s.Broken()) != 1 || !strings.Contains(s.Broken()[0].Message, "larger than") {
+		t.Errorf("oversized file: %v", s.Warnings())
+	}
+}

@@ -1,0 +1,79 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/mcptest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden tool schemas in testdata/tool_schemas")
+
+// wantTools is the tool inventory of this server, in name order.
+var wantTools = []string{
+	"export_agents", "find_entity", "get_cross_agent_summary", "list_agents",
+	"list_notes", "list_recent_work", "list_workstreams", "query_agent_memory",
+}
+
+// TestToolSchemasAreStable pins every tool's description, annotations,
+// input schema and output schema. Run with -update after an intended change
+// and review the diff.
+func TestToolSchemasAreStable(t *testing.T) {
+	srv, _ := mcptest.NewServer(t, t.TempDir(), mcpserver.Options{Machine: "test"})
+	cs := mcptest.Connect(t, srv, "in-memory")
+	var names []string
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+		checkGolden(t, tool)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, wantTools) {
+		t.Errorf("tools %v, want %v", names, wantTools)
+	}
+}
+
+func checkGolden(t *testing.T, tool *mcp.Tool) {
+	t.Helper()
+	if tool.OutputSchema == nil {
+		t.Errorf("%s has no output schema", tool.Name)
+	}
+	got, err := json.MarshalIndent(map[string]any{
+		"description":  tool.Description,
+		"annotations":  tool.Annotations,
+		"inputSchema":  tool.InputSchema,
+		"outputSchema": tool.OutputSchema,
+	}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "tool_schemas", tool.Name+".json")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v (run go test -run TestToolSchemasAreStable -update to create it)", tool.Name, err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s schema changed (-golden +now); rerun with -update if intended:\n%s", tool.Name, diff)
+	}
+}
