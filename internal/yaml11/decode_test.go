@@ -193,10 +193,10 @@ func TestStrMatchesPython(t *testing.T) {
 
 func TestSyntaxErrorLinesAreOneBased(t *testing.T) {
 	cases := map[string]int{
-		"a: 1\nb: [x\n":          2,
-		"a: 1\n  b: 2\n":         2,
-		"a:\n  - x\n - y\n":      3,
-		"a: 1\nb: \"open\n":      2,
+		"a: 1\nb: [x\n":     2,
+		"a: 1\n  b: 2\n":    2,
+		"a:\n  - x\n - y\n": 3,
+		"a: 1\nb: \"open\n": 2,
 	}
 	for src, want := range cases {
 		_, err := Decode([]byte(src))
