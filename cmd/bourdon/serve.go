@@ -77,7 +77,8 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if f.transport == "http" && !isLoopback(f.host) {
 		return fmt.Errorf("refusing to serve HTTP on %s without authentication: bind a loopback address (127.0.0.1, ::1, localhost)", f.host)
 	}
-	if err := visibility.CheckEnv(); err != nil {
+	envLevel, envSet, err := visibility.FromEnv()
+	if err != nil {
 		log.Warn(err.Error())
 	}
 	root := f.library
@@ -99,9 +100,8 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	defer lib.Close()
 	snap := lib.Snapshot()
 	opts := mcpserver.Options{Version: buildVersion(), Logger: log}
-	if _, set := os.LookupEnv(visibility.EnvVar); set {
-		l := visibility.EnvDefault()
-		opts.DefaultAccess = &l
+	if envSet {
+		opts.DefaultAccess = &envLevel
 	}
 	srv := mcpserver.New(federation.New(lib), opts)
 

@@ -92,34 +92,24 @@ func Resolve(explicit *string, includePrivate bool) (Level, error) {
 	if includePrivate {
 		return Private, nil
 	}
-	return EnvDefault(), nil
+	l, _, _ := FromEnv()
+	return l, nil
 }
 
 // EnvVar names the environment variable that sets the default access level.
 const EnvVar = "BOURDON_DEFAULT_ACCESS_LEVEL"
 
-// EnvDefault returns the level named by BOURDON_DEFAULT_ACCESS_LEVEL, or
-// Public when it is unset or invalid.
-func EnvDefault() Level {
-	l, _ := envLevel()
-	return l
-}
-
-func envLevel() (Level, error) {
+// FromEnv reads BOURDON_DEFAULT_ACCESS_LEVEL. set is false when the
+// variable is unset or blank; err describes a value that is not a level
+// (the level is then Public and set is false).
+func FromEnv() (l Level, set bool, err error) {
 	s, ok := os.LookupEnv(EnvVar)
 	if !ok || strings.TrimSpace(s) == "" {
-		return Public, nil
+		return Public, false, nil
 	}
 	l, valid := Parse(s)
 	if !valid {
-		return Public, fmt.Errorf("%s=%q is not public/team/private; falling back to public", EnvVar, s)
+		return Public, false, fmt.Errorf("%s=%q is not public/team/private; falling back to the default", EnvVar, s)
 	}
-	return l, nil
-}
-
-// CheckEnv returns an error describing an invalid
-// BOURDON_DEFAULT_ACCESS_LEVEL, so the server can warn once at start-up.
-func CheckEnv() error {
-	_, err := envLevel()
-	return err
+	return l, true, nil
 }

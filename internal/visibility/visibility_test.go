@@ -60,7 +60,11 @@ func TestResolvePrecedence(t *testing.T) {
 		t.Errorf("error text = %v", err)
 	}
 	t.Setenv(EnvVar, "bogus")
-	if EnvDefault() != Public || CheckEnv() == nil {
-		t.Errorf("a bogus %s must fall back to public with a warning", EnvVar)
+	if l, set, err := FromEnv(); l != Public || set || err == nil {
+		t.Errorf("a bogus %s must fall back with a warning: %v %v %v", EnvVar, l, set, err)
+	}
+	t.Setenv(EnvVar, " ")
+	if _, set, err := FromEnv(); set || err != nil {
+		t.Errorf("a blank %s counts as unset", EnvVar)
 	}
 }
