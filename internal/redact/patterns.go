@@ -3,7 +3,6 @@ package redact
 import (
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // This file holds the credential pattern battery. The set, its order and the
@@ -16,10 +15,14 @@ import (
 //
 //   - Python's \b on str patterns is Unicode-aware (a word character is a
 //     letter, a number or '_', i.e. [\p{L}\p{N}_]), while RE2's \b only knows
-//     ASCII. Each boundary is therefore spelled out with explicit character
-//     classes. The expressions are only used to answer "does a match exist
-//     anywhere" (the whole value is replaced on a hit), so a boundary may
-//     consume the neighbouring character without changing the answer.
+//     ASCII. A leading \b is checked in Go code by the scanner (scan.go),
+//     which runs each expression anchored at a candidate start; a trailing
+//     \b is spelled out with explicit character classes. The expressions
+//     only answer "does a match exist" (the whole value is replaced on a
+//     hit), so the trailing boundary may consume the next character.
+//     (Plain RE2 \b would differ from Python next to non-ASCII letters and
+//     digits: it would redact "éapi_key", which Python leaves alone, and
+//     miss "glpat-<19 chars>-é", which Python redacts.)
 //   - A trailing \b after a class that contains '-' (a non-word character)
 //     means "followed by a word character" when the last matched character is
 //     '-', and "followed by a non-word character or the end" otherwise. Those
@@ -41,8 +44,6 @@ const (
 	// nonWordClass is its complement (invalid UTF-8 bytes decode to U+FFFD,
 	// which falls here too).
 	nonWordClass = `[^\p{L}\p{N}_]`
-	// leadB stands for a Python \b placed just before a word character.
-	leadB = `(?:^|` + nonWordClass + `)`
 	// trailB stands for a Python \b placed just after a word character.
 	trailB = `(?:$|` + nonWordClass + `)`
 	// pyWhitespace is Python's Unicode \s.
@@ -71,84 +72,133 @@ type pattern struct {
 	name string
 	// caseInsensitive records the Python IGNORECASE flag.
 	caseInsensitive bool
+	// leadBoundary records a leading Python \b (checked by the scanner).
+	leadBoundary bool
 	// python is the reference expression, kept for documentation and tests.
 	python string
-	// expr is the RE2 translation.
-	expr string
+	// body is the RE2 translation without the leading \b.
+	body string
+}
+
+// expr returns a self-contained RE2 expression equivalent to p.python for
+// the question "is there a match anywhere" (used by tests as the
+// unoptimised reference).
+func (p pattern) expr() string {
+	if p.leadBoundary {
+		return `(?:^|` + nonWordClass + `)(?:` + p.body + `)`
+	}
+	return p.body
 }
 
 // ci wraps body in a case-insensitive group.
 func ci(body string) string { return `(?i:` + body + `)` }
 
-var patterns = []pattern{
-	// Keyword-shaped triggers.
-	{"api_key", true, `\bapi[_-]?keys?\b`,
-		leadB + ci(`ap`+foldI+`[_-]?keys?`) + trailB},
-	{"api_token", true, `\bapi[_-]?tokens?\b`,
-		leadB + ci(`ap`+foldI+`[_-]?tokens?`) + trailB},
-	{"access_token", true, `\baccess[_-]?tokens?\b`,
-		leadB + ci(`access[_-]?tokens?`) + trailB},
-	{"refresh_token", true, `\brefresh[_-]?tokens?\b`,
-		leadB + ci(`refresh[_-]?tokens?`) + trailB},
-	{"bearer_token", true, `\bbearer\s+token\b`,
-		leadB + ci(`bearer`+pyWhitespace+`+token`) + trailB},
-	{"service_role", true, `\bservice[_-]?role\b`,
-		leadB + ci(`serv`+foldI+`ce[_-]?role`) + trailB},
-	{"client_secret", true, `\bclient[_-]?secret\b`,
-		leadB + ci(`cl`+foldI+`ent[_-]?secret`) + trailB},
-	{"password", true, `\bpassword\b`,
-		leadB + ci(`password`) + trailB},
-	{"passwd", true, `\bpasswd\b`,
-		leadB + ci(`passwd`) + trailB},
-	{"stripe_keyword", true, `\bstripe\s+(?:key|secret|token)\b`,
-		leadB + ci(`str`+foldI+`pe`+pyWhitespace+`+(?:key|secret|token)`) + trailB},
-	{"private_key_keyword", true, `\b(?:keystore|private[_-]?key|ssh[_-]?key)\b`,
-		leadB + ci(`keystore|pr`+foldI+`vate[_-]?key|ssh[_-]?key`) + trailB},
-	{"dotenv", true, `\.env\b`,
+// Pattern indexes, in battery order; the scanner uses them as bit positions.
+const (
+	pAPIKey = iota
+	pAPIToken
+	pAccessToken
+	pRefreshToken
+	pBearerToken
+	pServiceRole
+	pClientSecret
+	pPassword
+	pPasswd
+	pStripeKeyword
+	pPrivateKeyKeyword
+	pDotenv
+	pStripeSK
+	pRevenueCat
+	pHuggingFace
+	pAWS
+	pGitHubToken
+	pGitHubPAT
+	pGitLab
+	pSlack
+	pOpenAI
+	pGoogleAPIKey
+	pGoogleOAuth
+	pNPM
+	pJWT
+	pPEM
+	numPatterns
+)
+
+var patterns = [numPatterns]pattern{
+	// Keyword-shaped triggers (all case-insensitive).
+	pAPIKey: {"api_key", true, true, `\bapi[_-]?keys?\b`,
+		ci(`ap`+foldI+`[_-]?keys?`) + trailB},
+	pAPIToken: {"api_token", true, true, `\bapi[_-]?tokens?\b`,
+		ci(`ap`+foldI+`[_-]?tokens?`) + trailB},
+	pAccessToken: {"access_token", true, true, `\baccess[_-]?tokens?\b`,
+		ci(`access[_-]?tokens?`) + trailB},
+	pRefreshToken: {"refresh_token", true, true, `\brefresh[_-]?tokens?\b`,
+		ci(`refresh[_-]?tokens?`) + trailB},
+	pBearerToken: {"bearer_token", true, true, `\bbearer\s+token\b`,
+		ci(`bearer`+pyWhitespace+`+token`) + trailB},
+	pServiceRole: {"service_role", true, true, `\bservice[_-]?role\b`,
+		ci(`serv`+foldI+`ce[_-]?role`) + trailB},
+	pClientSecret: {"client_secret", true, true, `\bclient[_-]?secret\b`,
+		ci(`cl`+foldI+`ent[_-]?secret`) + trailB},
+	pPassword: {"password", true, true, `\bpassword\b`,
+		ci(`password`) + trailB},
+	pPasswd: {"passwd", true, true, `\bpasswd\b`,
+		ci(`passwd`) + trailB},
+	pStripeKeyword: {"stripe_keyword", true, true, `\bstripe\s+(?:key|secret|token)\b`,
+		ci(`str`+foldI+`pe`+pyWhitespace+`+(?:key|secret|token)`) + trailB},
+	pPrivateKeyKeyword: {"private_key_keyword", true, true, `\b(?:keystore|private[_-]?key|ssh[_-]?key)\b`,
+		ci(`keystore|pr`+foldI+`vate[_-]?key|ssh[_-]?key`) + trailB},
+	pDotenv: {"dotenv", true, false, `\.env\b`,
 		`\.` + ci(`env`) + trailB},
 
-	// Value-shaped triggers.
-	{"stripe_sk", false, `\b[sprk]k_(?:live|test)_[A-Za-z0-9]{8,}\b`,
-		leadB + `[sprk]k_(?:live|test)_[A-Za-z0-9]{8,}` + trailB},
-	{"revenuecat_appl", true, `\bappl_[A-Za-z0-9]{10,}\b`,
-		leadB + ci(`appl_`+foldAlnum+`{10,}`) + trailB},
-	{"huggingface_hf", true, `\bhf_[A-Za-z0-9]{10,}\b`,
-		leadB + ci(`hf_`+foldAlnum+`{10,}`) + trailB},
-	{"aws_akia", false, `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`,
-		leadB + `(?:AKIA|ASIA)[0-9A-Z]{16}` + trailB},
-	{"github_ghp", false, `\bgh[pousr]_[A-Za-z0-9]{36,}\b`,
-		leadB + `gh[pousr]_[A-Za-z0-9]{36,}` + trailB},
-	{"github_pat", false, `\bgithub_pat_[0-9A-Za-z_]{22,}\b`,
-		leadB + `github_pat_[0-9A-Za-z_]{22,}` + trailB},
-	{"gitlab_glpat", false, `\bglpat-[0-9A-Za-z_\-]{20,}\b`,
-		leadB + `glpat-` + dashTail(`0-9A-Za-z_`, 20, false)},
-	{"slack_xoxb", false, `\bxox[baprs]-[0-9A-Za-z-]{10,}\b`,
-		leadB + `xox[baprs]-` + dashTail(`0-9A-Za-z`, 10, false)},
-	{"openai_anthropic_sk", false, `\bsk-(?:ant-)?[A-Za-z0-9_\-]{20,}\b`,
-		leadB + `sk-(?:ant-)?` + dashTail(`A-Za-z0-9_`, 20, false)},
-	{"google_aiza", false, `\bAIza[0-9A-Za-z_\-]{35}\b`,
-		leadB + `AIza` + dashTail(`0-9A-Za-z_`, 35, true)},
-	{"google_ya29", false, `\bya29\.[0-9A-Za-z_\-]{20,}\b`,
-		leadB + `ya29\.` + dashTail(`0-9A-Za-z_`, 20, false)},
-	{"npm_token", false, `\bnpm_[0-9A-Za-z]{36}\b`,
-		leadB + `npm_[0-9A-Za-z]{36}` + trailB},
-	{"jwt", false, `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{4,}\b`,
-		leadB + `eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.` + dashTail(`A-Za-z0-9_`, 4, false)},
-	{"pem_private_key", false, `-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----`,
+	// Value-shaped triggers (case-sensitive except appl_ and hf_).
+	pStripeSK: {"stripe_sk", false, true, `\b[sprk]k_(?:live|test)_[A-Za-z0-9]{8,}\b`,
+		`[sprk]k_(?:live|test)_[A-Za-z0-9]{8,}` + trailB},
+	pRevenueCat: {"revenuecat_appl", true, true, `\bappl_[A-Za-z0-9]{10,}\b`,
+		ci(`appl_`+foldAlnum+`{10,}`) + trailB},
+	pHuggingFace: {"huggingface_hf", true, true, `\bhf_[A-Za-z0-9]{10,}\b`,
+		ci(`hf_`+foldAlnum+`{10,}`) + trailB},
+	pAWS: {"aws_akia", false, true, `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`,
+		`(?:AKIA|ASIA)[0-9A-Z]{16}` + trailB},
+	pGitHubToken: {"github_ghp", false, true, `\bgh[pousr]_[A-Za-z0-9]{36,}\b`,
+		`gh[pousr]_[A-Za-z0-9]{36,}` + trailB},
+	pGitHubPAT: {"github_pat", false, true, `\bgithub_pat_[0-9A-Za-z_]{22,}\b`,
+		`github_pat_[0-9A-Za-z_]{22,}` + trailB},
+	pGitLab: {"gitlab_glpat", false, true, `\bglpat-[0-9A-Za-z_\-]{20,}\b`,
+		`glpat-` + dashTail(`0-9A-Za-z_`, 20, false)},
+	pSlack: {"slack_xoxb", false, true, `\bxox[baprs]-[0-9A-Za-z-]{10,}\b`,
+		`xox[baprs]-` + dashTail(`0-9A-Za-z`, 10, false)},
+	pOpenAI: {"openai_anthropic_sk", false, true, `\bsk-(?:ant-)?[A-Za-z0-9_\-]{20,}\b`,
+		`sk-(?:ant-)?` + dashTail(`A-Za-z0-9_`, 20, false)},
+	pGoogleAPIKey: {"google_aiza", false, true, `\bAIza[0-9A-Za-z_\-]{35}\b`,
+		`AIza` + dashTail(`0-9A-Za-z_`, 35, true)},
+	pGoogleOAuth: {"google_ya29", false, true, `\bya29\.[0-9A-Za-z_\-]{20,}\b`,
+		`ya29\.` + dashTail(`0-9A-Za-z_`, 20, false)},
+	pNPM: {"npm_token", false, true, `\bnpm_[0-9A-Za-z]{36}\b`,
+		`npm_[0-9A-Za-z]{36}` + trailB},
+	pJWT: {"jwt", false, true, `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{4,}\b`,
+		`eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.` + dashTail(`A-Za-z0-9_`, 4, false)},
+	pPEM: {"pem_private_key", false, false, `-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----`,
 		`-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----`},
 }
 
-// compiled holds one regexp per pattern (same order as patterns); combined is
-// their alternation, used for the actual check so a candidate string is
-// scanned once.
-var compiled, combined = compilePatterns()
-
-func compilePatterns() ([]*regexp.Regexp, *regexp.Regexp) {
-	res := make([]*regexp.Regexp, len(patterns))
-	alts := make([]string, len(patterns))
+// anchored[i] matches patterns[i] (minus its leading \b) at the start of
+// its input only.
+var anchored = func() (res [numPatterns]*regexp.Regexp) {
 	for i, p := range patterns {
-		res[i] = regexp.MustCompile(p.expr)
-		alts[i] = `(?:` + p.expr + `)`
+		res[i] = regexp.MustCompile(`^(?:` + p.body + `)`)
 	}
-	return res, regexp.MustCompile(strings.Join(alts, "|"))
-}
+	return res
+}()
+
+// caseInsensitiveMask has the bits of the IGNORECASE patterns.
+var caseInsensitiveMask = func() (m uint32) {
+	for i, p := range patterns {
+		if p.caseInsensitive {
+			m |= 1 << i
+		}
+	}
+	return m
+}()
+
+const allPatterns = 1<<numPatterns - 1

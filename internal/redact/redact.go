@@ -12,8 +12,8 @@
 //     points, right-trimmed, and suffixed with "...".
 //
 // Text runs on every string of every read payload, so the no-secret path is
-// allocation-free for already-normalised input: a hand-written byte scan
-// rejects almost all benign strings before any regular expression runs.
+// allocation-free for already-normalised input, and a byte scan (scan.go)
+// decides almost all benign strings before any regular expression runs.
 package redact
 
 import (
@@ -53,10 +53,7 @@ func Text(s string, limit int) string {
 // contains_secret), so a PEM header split by a newline or a double space is
 // found by Text but not by ContainsSecret.
 func ContainsSecret(s string) bool {
-	if s == "" || !mayContainSecret(s) {
-		return false
-	}
-	return combined.MatchString(s)
+	return s != "" && containsSecret(s)
 }
 
 // isPySpace reports whether r is whitespace for Python's str.isspace and
@@ -83,16 +80,43 @@ func mayHoldSpace(c byte) bool {
 	return c == 0xc2 || c == 0xe1 || c == 0xe2 || c == 0xe3
 }
 
-// spaceAt reports whether the rune starting at s[i] is whitespace, and its
-// width in bytes (1 for an invalid byte).
+// spaceAt reports whether the rune starting at s[i] is whitespace, and how
+// many bytes to advance: the rune's width when it may be whitespace, else 1
+// (continuation bytes are never whitespace lead bytes, so stepping through
+// a rune byte by byte is harmless).
 func spaceAt(s string, i int) (bool, int) {
-	c := s[i]
-	if c < utf8.RuneSelf {
-		return isPySpace(rune(c)), 1
+	switch wsClass[s[i]] {
+	case wsSpace, wsOther:
+		return true, 1
+	case wsLead:
+		r, w := utf8.DecodeRuneInString(s[i:])
+		return isPySpace(r), w
 	}
-	r, w := utf8.DecodeRuneInString(s[i:])
-	return mayHoldSpace(c) && isPySpace(r), w
+	return false, 1
 }
+
+// Byte classes for isCollapsed.
+const (
+	wsNone  = iota // not whitespace, not a possible whitespace lead byte
+	wsSpace        // ' '
+	wsOther        // other ASCII whitespace
+	wsLead         // lead byte that may start non-ASCII whitespace
+)
+
+var wsClass = func() (t [256]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		if isPySpace(rune(c)) {
+			t[c] = wsOther
+		}
+	}
+	t[' '] = wsSpace
+	for c := 0x80; c < 0x100; c++ {
+		if mayHoldSpace(byte(c)) {
+			t[c] = wsLead
+		}
+	}
+	return t
+}()
 
 // isCollapsed reports whether s is already trimmed and uses only single
 // ASCII spaces as whitespace, i.e. whether collapseSpace would return it
@@ -100,16 +124,14 @@ func spaceAt(s string, i int) (bool, int) {
 func isCollapsed(s string) bool {
 	n := len(s)
 	for i := 0; i < n; i++ {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == ' ' {
-				if i == 0 || i == n-1 || s[i-1] == ' ' {
-					return false
-				}
-			} else if isPySpace(rune(c)) {
+		switch wsClass[s[i]] {
+		case wsSpace:
+			if i == 0 || i == n-1 || s[i-1] == ' ' {
 				return false
 			}
-		} else if mayHoldSpace(c) {
+		case wsOther:
+			return false
+		case wsLead:
 			if r, _ := utf8.DecodeRuneInString(s[i:]); isPySpace(r) {
 				return false
 			}
@@ -126,19 +148,27 @@ func collapseSpace(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	pending := false
+	start := -1 // start of the current run of non-space bytes, or -1
+	flush := func(end int) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[start:end])
+		start = -1
+	}
 	for i := 0; i < len(s); {
 		space, w := spaceAt(s, i)
-		if space {
-			pending = true
-		} else {
-			if pending && b.Len() > 0 {
-				b.WriteByte(' ')
+		if !space {
+			if start < 0 {
+				start = i
 			}
-			pending = false
-			b.WriteString(s[i : i+w])
+		} else if start >= 0 {
+			flush(i)
 		}
 		i += w
+	}
+	if start >= 0 {
+		flush(len(s))
 	}
 	return b.String()
 }

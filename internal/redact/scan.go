@@ -1,0 +1,262 @@
+package redact
+
+import (
+	"math/bits"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// containsSecret reports whether any pattern of the battery matches s.
+//
+// Instead of running 26 unanchored regexps (microseconds each in Go's RE2),
+// one byte scan looks for the few places where a match could start: every
+// pattern begins with a Python \b followed by an ASCII letter, except dotenv
+// ('.') and pem_private_key ("-----BEGIN "). At such a place a short prefix
+// test selects candidate patterns, the leading \b is checked with Python's
+// Unicode notion of a word character, and only then is the candidate's
+// regexp run, anchored there. Benign text almost never gets that far.
+//
+// The case-insensitive patterns also accept four non-ASCII runes (U+0130,
+// U+0131, U+017F, U+212A, which Python's IGNORECASE equates with i, i, s
+// and k). The ASCII prefix tests cannot see those, so a string containing
+// one is scanned a second time, for the case-insensitive patterns only,
+// after replacing each with its ASCII letter; that keeps word boundaries and
+// case-insensitive matches identical to the original.
+func containsSecret(s string) bool {
+	found, maybeFold := scan(s, allPatterns)
+	if found || !maybeFold || !hasFoldRune(s) {
+		return found
+	}
+	found, _ = scan(foldRunes(s), caseInsensitiveMask)
+	return found
+}
+
+// Byte classes for scan.
+const (
+	bOther    = iota // ASCII non-word byte
+	bWord            // ASCII word byte that cannot start a pattern
+	bStart           // ASCII letter that can start a pattern
+	bDot             // '.'
+	bDash            // '-'
+	bHigh            // byte of a multi-byte sequence (or invalid)
+	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = bHigh
+		case isASCIIWord(byte(c)):
+			t[c] = bWord
+		}
+	}
+	for _, c := range []byte("abceghknprsxyABCEGHKNPRSXY") {
+		t[c] = bStart
+	}
+	t['.'], t['-'] = bDot, bDash
+	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
+	return t
+}()
+
+// scan reports whether a pattern whose bit is set in enabled matches s, and
+// whether s may contain a rune that foldRunes would replace.
+func scan(s string, enabled uint32) (found, maybeFold bool) {
+	prevWord := false // s[i-1] is an ASCII word byte
+	for i := 0; i < len(s); i++ {
+		var cand uint32
+		switch byteClass[s[i]] {
+		case bOther:
+			prevWord = false
+			continue
+		case bWord:
+			prevWord = true
+			continue
+		case bHigh:
+			prevWord = false
+			continue
+		case bFoldLead:
+			prevWord, maybeFold = false, true
+			continue
+		case bDot:
+			prevWord = false
+			if hasPrefixFold(s[i+1:], "env") {
+				cand = 1 << pDotenv
+			}
+		case bDash:
+			prevWord = false
+			if strings.HasPrefix(s[i:], "-----BEGIN ") {
+				cand = 1 << pPEM
+			}
+		case bStart:
+			if prevWord {
+				continue // no \b here: not a possible start
+			}
+			prevWord = true
+			cand = wordStartCandidates(s[i:])
+			if cand != 0 && i > 0 && s[i-1] >= utf8.RuneSelf {
+				// Python's \b: a preceding non-ASCII letter or digit is a
+				// word character too.
+				if r, _ := utf8.DecodeLastRuneInString(s[:i]); isPyWord(r) {
+					cand = 0
+				}
+			}
+		}
+		for cand &= enabled; cand != 0; cand &= cand - 1 {
+			if anchored[bits.TrailingZeros32(cand)].MatchString(s[i:]) {
+				return true, maybeFold
+			}
+		}
+	}
+	return false, maybeFold
+}
+
+// wordStartCandidates returns the patterns that may match at the start of
+// t, which begins with an ASCII letter at a word boundary. Prefixes of
+// case-insensitive patterns are compared case-insensitively, the others
+// exactly. A candidate only has to be possible; its regexp decides.
+func wordStartCandidates(t string) uint32 {
+	var m uint32
+	switch t[0] | 0x20 {
+	case 'a':
+		m |= bit(sepFold(t, "api", 'k'), pAPIKey) |
+			bit(sepFold(t, "api", 't'), pAPIToken) |
+			bit(sepFold(t, "access", 't'), pAccessToken) |
+			bit(hasPrefixFold(t, "appl_"), pRevenueCat) |
+			bit(strings.HasPrefix(t, "AKIA") || strings.HasPrefix(t, "ASIA"), pAWS) |
+			bit(strings.HasPrefix(t, "AIza"), pGoogleAPIKey)
+	case 'b':
+		m |= bit(hasPrefixFold(t, "bearer"), pBearerToken)
+	case 'c':
+		m |= bit(sepFold(t, "client", 's'), pClientSecret)
+	case 'e':
+		m |= bit(strings.HasPrefix(t, "eyJ"), pJWT)
+	case 'g':
+		m |= bit(len(t) >= 4 && t[0] == 'g' && t[1] == 'h' && isOneOf(t[2], "pousr") && t[3] == '_', pGitHubToken) |
+			bit(strings.HasPrefix(t, "github_pat_"), pGitHubPAT) |
+			bit(strings.HasPrefix(t, "glpat-"), pGitLab)
+	case 'h':
+		m |= bit(hasPrefixFold(t, "hf_"), pHuggingFace)
+	case 'k':
+		m |= bit(hasPrefixFold(t, "keystore"), pPrivateKeyKeyword) | stripeSK(t)
+	case 'n':
+		m |= bit(strings.HasPrefix(t, "npm_"), pNPM)
+	case 'p':
+		m |= bit(hasPrefixFold(t, "password"), pPassword) |
+			bit(hasPrefixFold(t, "passwd"), pPasswd) |
+			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
+	case 'r':
+		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t)
+	case 's':
+		m |= bit(sepFold(t, "service", 'r'), pServiceRole) |
+			bit(sepFold(t, "ssh", 'k'), pPrivateKeyKeyword) |
+			bit(hasPrefixFold(t, "stripe"), pStripeKeyword) |
+			bit(strings.HasPrefix(t, "sk-"), pOpenAI) | stripeSK(t)
+	case 'x':
+		m |= bit(strings.HasPrefix(t, "xox"), pSlack)
+	case 'y':
+		m |= bit(strings.HasPrefix(t, "ya29."), pGoogleOAuth)
+	}
+	return m
+}
+
+// bit returns the mask for pattern p if ok.
+func bit(ok bool, p int) uint32 {
+	if ok {
+		return 1 << p
+	}
+	return 0
+}
+
+// stripeSK tests the case-sensitive prefix [sprk]k_.
+func stripeSK(t string) uint32 {
+	return bit(len(t) >= 3 && isOneOf(t[0], "sprk") && t[1] == 'k' && t[2] == '_', pStripeSK)
+}
+
+func isOneOf(c byte, set string) bool {
+	for i := 0; i < len(set); i++ {
+		if set[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+// sepFold reports whether t starts, ASCII case-insensitively, with head,
+// then an optional '_' or '-', then the lower-case letter next.
+func sepFold(t, head string, next byte) bool {
+	if !hasPrefixFold(t, head) {
+		return false
+	}
+	t = t[len(head):]
+	if t != "" && (t[0] == '_' || t[0] == '-') {
+		t = t[1:]
+	}
+	return t != "" && lowerASCII(t[0]) == next
+}
+
+// hasPrefixFold reports whether s starts with prefix under ASCII case
+// folding; prefix must be lower case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerASCII(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + ('a' - 'A')
+	}
+	return c
+}
+
+func isASCIILetter(c byte) bool {
+	c |= 0x20
+	return c >= 'a' && c <= 'z'
+}
+
+func isASCIIWord(c byte) bool {
+	return isASCIILetter(c) || (c >= '0' && c <= '9') || c == '_'
+}
+
+// isPyWord reports whether r is a word character for Python's Unicode \w
+// (a letter, a number or '_'). utf8.RuneError, which stands for an invalid
+// byte, is not.
+func isPyWord(r rune) bool {
+	if r < utf8.RuneSelf {
+		return isASCIIWord(byte(r))
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// foldRunes maps the runes Python's IGNORECASE equates with an ASCII
+// letter to that letter.
+var foldRunes = strings.NewReplacer("\u0130", "i", "\u0131", "i", "\u017f", "s", "\u212a", "k").Replace
+
+// hasFoldRune reports whether s contains a rune handled by foldRunes.
+func hasFoldRune(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case 0xc4:
+			if s[i+1] == 0xb0 || s[i+1] == 0xb1 {
+				return true
+			}
+		case 0xc5:
+			if s[i+1] == 0xbf {
+				return true
+			}
+		case 0xe2:
+			if s[i+1] == 0x84 && i+2 < len(s) && s[i+2] == 0xaa {
+				return true
+			}
+		}
+	}
+	return false
+}
