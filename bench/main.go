@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -62,6 +63,9 @@ func check(ok bool) string {
 var quiet = slog.New(slog.DiscardHandler)
 
 func main() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(200) // what bourdon serve does (cmd/bourdon/serve.go)
+	}
 	var cfg config
 	flag.StringVar(&cfg.dir, "dir", "", "library to measure (holds agents/*.l5.yaml); it is only read.\nDefault: generate the benchmark library under "+os.TempDir())
 	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "length of the HTTP phase")

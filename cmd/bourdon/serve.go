@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -66,6 +67,13 @@ library.`,
 }
 
 func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		// The library stays in memory for the life of the process while
+		// requests allocate short-lived garbage; collecting at 3x the live
+		// heap instead of 2x roughly halves GC work per request for a
+		// modest amount of memory. GOGC overrides it.
+		debug.SetGCPercent(200)
+	}
 	level := slog.LevelInfo
 	if f.quiet {
 		level = slog.LevelWarn

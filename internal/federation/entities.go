@@ -1,8 +1,6 @@
 package federation
 
 import (
-	"strings"
-
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -31,35 +29,38 @@ func (v *view) findEntity(name string, level visibility.Level) []EntityMatch {
 	if key == "" {
 		return []EntityMatch{}
 	}
-	var out []EntityMatch
-	index := map[string]int{}
-	for _, ai := range v.agents {
-		for _, pos := range ai.entities[key] {
-			e := &ai.m.Entities[pos]
-			if !visibility.Visible(e.Visibility, level) {
-				continue
-			}
-			display := strings.TrimSpace(e.Name)
-			i, ok := index[display]
-			if !ok {
-				i = len(out)
-				index[display] = i
-				out = append(out, EntityMatch{Name: display, Agents: []string{}, Types: []string{}, Summaries: map[string]string{}, Tags: []string{}})
-			}
-			m := &out[i]
-			m.Agents = appendUnique(m.Agents, ai.id)
-			if e.Type != "" {
-				m.Types = appendUnique(m.Types, e.Type)
-			}
-			if e.Summary != "" {
-				m.Summaries[ai.id] = e.Summary
-			}
-			for _, t := range e.Tags {
-				m.Tags = appendUnique(m.Tags, t)
-			}
+	postings := v.names[key]
+	out := []EntityMatch{}
+	for _, h := range postings {
+		if !visibility.Visible(h.ai.m.Entities[h.pos].Visibility, level) {
+			continue
+		}
+		e := &h.ai.m.Entities[h.pos]
+		display := h.ai.display[h.pos]
+		i := 0
+		for i < len(out) && out[i].Name != display {
+			i++
+		}
+		if i == len(out) {
+			out = append(out, EntityMatch{Name: display, Agents: make([]string, 0, len(postings)), Types: []string{},
+				Summaries: make(map[string]string, len(postings)), Tags: []string{}})
+		}
+		m := &out[i]
+		if n := len(m.Agents); n == 0 || m.Agents[n-1] != h.ai.id {
+			// Agents are visited in order, so a repeat is always the last.
+			m.Agents = append(m.Agents, h.ai.id)
+		}
+		if e.Type != "" {
+			m.Types = appendUnique(m.Types, e.Type)
+		}
+		if e.Summary != "" {
+			m.Summaries[h.ai.id] = e.Summary
+		}
+		for _, t := range e.Tags {
+			m.Tags = appendUnique(m.Tags, t)
 		}
 	}
-	return nonNil(out)
+	return out
 }
 
 // QueryAgentMemory returns the matches of FindEntity(topic) that the given

@@ -44,6 +44,7 @@ type view struct {
 	snap   *library.Snapshot
 	agents []*agentIndex // in sorted id order
 	byID   map[string]*agentIndex
+	names  nameIndex
 }
 
 // agentIndex holds the per-agent lookups, built once per loaded manifest
@@ -53,6 +54,7 @@ type agentIndex struct {
 	agent    *library.Agent
 	m        *l5.Manifest
 	entities map[string][]int // normalised name or alias -> entity positions
+	display  []string         // trimmed entity names, by position
 	focus    map[string][]int // normalised project_focus -> session positions
 	sessions []int            // session positions, newest first (stable)
 	notes    []int            // note positions, newest first (stable)
@@ -85,6 +87,7 @@ func (s *Store) current() *view {
 		v.agents = append(v.agents, ai)
 		v.byID[id] = ai
 	}
+	v.names = updateNames(s.view, v)
 	s.cache = next
 	s.view = v
 	return v
@@ -97,9 +100,11 @@ func buildAgentIndex(a *library.Agent) *agentIndex {
 		agent:    a,
 		m:        m,
 		entities: make(map[string][]int, len(m.Entities)),
+		display:  make([]string, len(m.Entities)),
 		focus:    map[string][]int{},
 	}
 	for i, e := range m.Entities {
+		ai.display[i] = strings.TrimSpace(e.Name)
 		k := Key(e.Name)
 		if k == "" {
 			continue // the reference indexes neither a blank name nor its aliases

@@ -10,8 +10,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
@@ -116,8 +118,51 @@ func CallJSON(t testing.TB, cs *mcp.ClientSession, tool string, args any) (any, 
 		if string(a) != string(b) {
 			t.Fatalf("%s: structuredContent and text differ:\n%s\n%s", tool, b, a)
 		}
+		if err := outputSchema(t, cs, tool).Validate(payload); err != nil {
+			t.Fatalf("%s: result does not match the output schema: %v\n%s", tool, err, a)
+		}
 	}
 	return payload, res
+}
+
+var (
+	schemaMu sync.Mutex
+	schemas  = map[*mcp.ClientSession]map[string]*jsonschema.Resolved{}
+)
+
+// outputSchema returns the resolved output schema of a tool, as the
+// server lists it.
+func outputSchema(t testing.TB, cs *mcp.ClientSession, tool string) *jsonschema.Resolved {
+	t.Helper()
+	schemaMu.Lock()
+	defer schemaMu.Unlock()
+	if byTool, ok := schemas[cs]; ok {
+		if r, ok := byTool[tool]; ok {
+			return r
+		}
+	}
+	byTool := map[string]*jsonschema.Resolved{}
+	for tl, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(tl.OutputSchema)
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatalf("%s: output schema: %v", tl.Name, err)
+		}
+		r, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: output schema: %v", tl.Name, err)
+		}
+		byTool[tl.Name] = r
+	}
+	schemas[cs] = byTool
+	r, ok := byTool[tool]
+	if !ok {
+		t.Fatalf("no tool %s", tool)
+	}
+	return r
 }
 
 // SingleText returns the text of a result that must hold exactly one text

@@ -1,0 +1,99 @@
+package federation
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// nameIndex maps a normalised entity name or alias to the entities that
+// carry it, across the library, in agent-id order and then file order. A
+// view never changes its index; a new view copies the previous one and
+// recomputes only the keys of the agents that changed, so a change to one
+// manifest costs in proportion to that manifest, not to the library.
+type nameIndex map[string][]posting
+
+// posting is one entity of one agent.
+type posting struct {
+	ai  *agentIndex
+	pos int
+}
+
+// updateNames returns the name index of next, derived from prev's when
+// there is one.
+func updateNames(prev, next *view) nameIndex {
+	if prev == nil || prev.names == nil {
+		return buildNames(next.agents)
+	}
+	var changed []*agentIndex // agents of next whose index is new
+	gone := map[string]bool{} // ids whose postings in prev must go
+	for _, ai := range next.agents {
+		if old, ok := prev.byID[ai.id]; !ok || old != ai {
+			changed = append(changed, ai)
+			gone[ai.id] = true
+		}
+	}
+	for _, old := range prev.agents {
+		if next.byID[old.id] == nil {
+			gone[old.id] = true
+		}
+	}
+	if len(gone) == 0 {
+		return prev.names
+	}
+	if 2*len(gone) > len(next.agents) {
+		return buildNames(next.agents)
+	}
+	touched := map[string]bool{}
+	for _, old := range prev.agents {
+		if gone[old.id] {
+			for k := range old.entities {
+				touched[k] = true
+			}
+		}
+	}
+	for _, ai := range changed {
+		for k := range ai.entities {
+			touched[k] = true
+		}
+	}
+	idx := maps.Clone(prev.names)
+	for k := range touched {
+		var list []posting
+		for _, p := range prev.names[k] {
+			if !gone[p.ai.id] {
+				list = append(list, p)
+			}
+		}
+		for _, ai := range changed {
+			for _, pos := range ai.entities[k] {
+				list = append(list, posting{ai, pos})
+			}
+		}
+		if len(list) == 0 {
+			delete(idx, k)
+			continue
+		}
+		slices.SortStableFunc(list, func(a, b posting) int {
+			if c := strings.Compare(a.ai.id, b.ai.id); c != 0 {
+				return c
+			}
+			return a.pos - b.pos
+		})
+		idx[k] = list
+	}
+	return idx
+}
+
+// buildNames indexes every agent; agents come in id order.
+func buildNames(agents []*agentIndex) nameIndex {
+	idx := nameIndex{}
+	for _, ai := range agents {
+		for k, positions := range ai.entities {
+			for _, pos := range positions {
+				idx[k] = append(idx[k], posting{ai, pos})
+			}
+		}
+	}
+	return idx
+}
