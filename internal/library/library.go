@@ -143,7 +143,7 @@ func Open(root string, log *slog.Logger) (*Library, error) {
 	l.current.Store(&Snapshot{agents: map[string]*Agent{}})
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.rescan()
+	l.rescan(nil, true)
 	return l, nil
 }
 
@@ -157,18 +157,18 @@ func (l *Library) AgentsDir() string { return l.agentsDir }
 // disk since the last call.
 func (l *Library) Snapshot() *Snapshot {
 	l.mu.Lock()
-	if l.watch.changed() {
-		l.rescan()
+	if rescan, touched, all := l.watch.changed(); rescan {
+		l.rescan(touched, all)
 	}
 	l.mu.Unlock()
 	return l.current.Load()
 }
 
-// Reload re-reads the directory listing and every file whose stamp changed,
-// whatever the watcher says. It returns the new snapshot.
+// Reload re-reads the directory listing and every file, whatever the
+// watcher says. It returns the new snapshot.
 func (l *Library) Reload() *Snapshot {
 	l.mu.Lock()
-	l.rescan()
+	l.rescan(nil, true)
 	l.mu.Unlock()
 	return l.current.Load()
 }
@@ -182,8 +182,9 @@ func (l *Library) Close() error {
 
 // rescan compares the directory with what is loaded, reads the files that
 // changed (in parallel), and publishes a new snapshot if anything changed.
-// l.mu must be held.
-func (l *Library) rescan() {
+// Files named in touched, or every file when all is set, are read again
+// even if their stamp is unchanged. l.mu must be held.
+func (l *Library) rescan(touched map[string]bool, all bool) {
 	entries, err := os.ReadDir(l.agentsDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		l.log.Warn("cannot list the library", "dir", l.agentsDir, "err", err)
@@ -201,7 +202,7 @@ func (l *Library) rescan() {
 			continue // vanished between listing and stat, or not a regular file
 		}
 		seen[name] = true
-		if fs, ok := l.files[name]; ok && fs.stamp == st {
+		if fs, ok := l.files[name]; ok && fs.stamp == st && !all && !touched[name] {
 			continue
 		}
 		toLoad = append(toLoad, name)

@@ -3,6 +3,7 @@
 package library
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"unsafe"
@@ -42,33 +43,44 @@ func (w *inotifyWatcher) arm() {
 	}
 }
 
-func (w *inotifyWatcher) changed() bool {
+func (w *inotifyWatcher) changed() (bool, map[string]bool, bool) {
 	if !w.armed {
 		// The directory did not exist; look again (one stat).
 		if _, err := os.Stat(w.dir); err != nil {
-			return false
+			return false, nil, false
 		}
 		w.arm()
-		return true
+		return true, nil, true
 	}
-	changed := false
+	var touched map[string]bool
+	changed, all := false, false
 	for {
 		n, err := unix.Read(w.fd, w.buf)
 		if err != nil || n <= 0 {
 			if err != nil && !errors.Is(err, unix.EAGAIN) {
 				// The descriptor is unusable: treat every call as a change.
 				w.armed = false
-				return true
+				return true, nil, true
 			}
-			return changed
+			return changed, touched, all
 		}
 		changed = true
 		for off := 0; off+unix.SizeofInotifyEvent <= n; {
 			ev := (*unix.InotifyEvent)(ptr(w.buf[off:]))
-			if ev.Mask&(unix.IN_IGNORED|unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0 {
+			name := w.buf[off+unix.SizeofInotifyEvent : off+unix.SizeofInotifyEvent+int(ev.Len)]
+			switch {
+			case ev.Mask&unix.IN_Q_OVERFLOW != 0:
+				all = true
+			case ev.Mask&(unix.IN_IGNORED|unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0:
 				// The directory itself went away or moved: re-arm on
 				// its path at the next call.
 				w.armed = false
+				all = true
+			case ev.Len > 0:
+				if touched == nil {
+					touched = map[string]bool{}
+				}
+				touched[string(bytes.TrimRight(name, "\x00"))] = true
 			}
 			off += unix.SizeofInotifyEvent + int(ev.Len)
 		}
