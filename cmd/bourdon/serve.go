@@ -19,6 +19,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/demo"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -31,6 +32,7 @@ type serveFlags struct {
 	demo      bool
 	quiet     bool
 	maxBody   int64
+	origins   []string
 }
 
 func newServeCommand() *cobra.Command {
@@ -62,7 +64,8 @@ library.`,
 	cmd.Flags().IntVar(&f.port, "port", 7500, "HTTP port")
 	cmd.Flags().BoolVar(&f.demo, "demo", false, "serve a demo library from a temporary directory")
 	cmd.Flags().BoolVar(&f.quiet, "quiet", false, "log only warnings and errors")
-	cmd.Flags().Int64Var(&f.maxBody, "max-request-bytes", 1<<20, "largest HTTP request body accepted")
+	cmd.Flags().Int64Var(&f.maxBody, "max-request-bytes", mcphttp.DefaultMaxBodyBytes, "largest HTTP request body accepted (larger ones get 413)")
+	cmd.Flags().StringSliceVar(&f.origins, "allowed-origin", nil, "browser origin (scheme://host:port) allowed to call the HTTP endpoint, besides loopback ones; repeatable")
 	return cmd
 }
 
@@ -82,7 +85,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if f.transport != "stdio" && f.transport != "http" {
 		return fmt.Errorf("--transport must be stdio or http, not %q", f.transport)
 	}
-	if f.transport == "http" && !isLoopback(f.host) {
+	if f.transport == "http" && !mcphttp.IsLoopbackHost(f.host) {
 		return fmt.Errorf("refusing to serve HTTP on %s without authentication: bind a loopback address (127.0.0.1, ::1, localhost)", f.host)
 	}
 	envLevel, envSet, err := visibility.FromEnv()
@@ -143,10 +146,7 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, f serveFlags, stderr io.Wri
 		fmt.Fprintln(stderr, "demo:      try find_entity {\"name\": \"Payments API\"} or list_recent_work {\"access_level\": \"team\"}; Ctrl-C stops and deletes the demo library")
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Logger:              log,
-		MaxRequestBodyBytes: f.maxBody,
-	}))
+	mux.Handle("/mcp", mcphttp.Handler(srv, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Logger: log}))
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -168,13 +168,4 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, f serveFlags, stderr io.Wri
 		}
 		return nil
 	}
-}
-
-// isLoopback reports whether host names only this machine.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -6,10 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -18,11 +18,15 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcpserver"
 )
 
-// Transports names the ways Connect can reach a server.
-var Transports = []string{"in-memory", "http"}
+// Transports names the ways Connect can reach a server: a transport, and
+// after a slash the protocol revision to negotiate (the newest when
+// omitted). Over HTTP, 2025-11-25 clients get a session and newer ones the
+// stateless endpoint.
+var Transports = []string{"in-memory", "in-memory/2025-11-25", "http", "http/2025-11-25"}
 
 // CopyDir copies the regular files of src (recursively) into a new
 // temporary directory and returns it, so tests never write into testdata.
@@ -62,11 +66,19 @@ func NewServer(t testing.TB, dir string, opts mcpserver.Options) (*mcp.Server, *
 	return mcpserver.New(store, opts), store
 }
 
-// Connect returns a client session to srv over the named transport.
-func Connect(t testing.TB, srv *mcp.Server, transport string) *mcp.ClientSession {
+// Connect returns a client session to srv over the named transport (see
+// Transports).
+func Connect(t testing.TB, srv *mcp.Server, name string) *mcp.ClientSession {
+	return ConnectWith(t, srv, name, nil)
+}
+
+// ConnectWith is Connect with client options, for tests that handle
+// notifications.
+func ConnectWith(t testing.TB, srv *mcp.Server, name string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "bourdon-test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "bourdon-test", Version: "1"}, opts)
+	transport, version, _ := strings.Cut(name, "/")
 	var ct mcp.Transport
 	switch transport {
 	case "in-memory":
@@ -78,17 +90,20 @@ func Connect(t testing.TB, srv *mcp.Server, transport string) *mcp.ClientSession
 		t.Cleanup(func() { ss.Close() })
 		ct = c
 	case "http":
-		hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+		hs := httptest.NewServer(mcphttp.Handler(srv, mcphttp.Options{}))
 		t.Cleanup(hs.Close)
 		ct = &mcp.StreamableClientTransport{Endpoint: hs.URL}
 	default:
 		t.Fatalf("unknown transport %q", transport)
 	}
-	cs, err := client.Connect(ctx, ct, nil)
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
+	if version != "" && cs.InitializeResult().ProtocolVersion != version {
+		t.Fatalf("negotiated %s, want %s", cs.InitializeResult().ProtocolVersion, version)
+	}
 	return cs
 }
 
