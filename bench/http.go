@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcpserver"
 )
 
@@ -37,10 +38,7 @@ func httpLoad(store *federation.Store, names []string, clients int, d time.Durat
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Logger:              quiet,
-		MaxRequestBodyBytes: 1 << 20,
-	}))
+	mux.Handle("/mcp", mcphttp.Handler(srv.Server, mcphttp.Options{Logger: quiet}))
 	serveCtx, stop := context.WithCancel(context.Background())
 	defer stop()
 	hs := &http.Server{

@@ -60,6 +60,7 @@ var toolCalls = []struct {
 	{"list_workstreams", map[string]any{}, "workstreams"},
 	{"list_notes", map[string]any{"since": "2026-01-01"}, "notes"},
 	{"export_agents", map[string]any{}, "agents"},
+	{"reload_library", map[string]any{}, "files"},
 }
 
 // exercise calls every tool and reads every resource through cs.

@@ -115,6 +115,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		opts.DefaultAccess = &envLevel
 	}
 	srv := mcpserver.New(federation.New(lib), opts)
+	go srv.Watch(ctx)
 
 	fmt.Fprintf(stderr, "bourdon %s: library %s (%d agents", buildVersion(), lib.Root(), snap.Len())
 	if n := len(snap.Warnings()); n > 0 {
@@ -132,7 +133,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	return serveHTTP(ctx, srv, f, stderr, log)
 }
 
-func serveHTTP(ctx context.Context, srv *mcp.Server, f serveFlags, stderr io.Writer, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, stderr io.Writer, log *slog.Logger) error {
 	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -146,7 +147,7 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, f serveFlags, stderr io.Wri
 		fmt.Fprintln(stderr, "demo:      try find_entity {\"name\": \"Payments API\"} or list_recent_work {\"access_level\": \"team\"}; Ctrl-C stops and deletes the demo library")
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcphttp.Handler(srv, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Logger: log}))
+	mux.Handle("/mcp", mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Logger: log}))
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
 // nameIndex maps a normalised entity name or alias to the entities that
@@ -96,4 +98,41 @@ func buildNames(agents []*agentIndex) nameIndex {
 		}
 	}
 	return idx
+}
+
+// sortedKeys returns the index keys in order, built once per view.
+func (v *view) sortedKeys() []string {
+	v.keysOnce.Do(func() {
+		v.keys = make([]string, 0, len(v.names))
+		for k := range v.names {
+			v.keys = append(v.keys, k)
+		}
+		slices.Sort(v.keys)
+	})
+	return v.keys
+}
+
+// EntityNames returns up to max entity names visible at level whose name
+// or alias starts with prefix (case and surrounding space ignored), in
+// order, and how many there are in all. Each name is given as its first
+// visible entity writes it.
+func (s *Store) EntityNames(prefix string, level visibility.Level, max int) ([]string, int) {
+	v := s.current()
+	keys := v.sortedKeys()
+	p := Key(prefix)
+	i, _ := slices.BinarySearch(keys, p)
+	var out []string
+	total := 0
+	for ; i < len(keys) && strings.HasPrefix(keys[i], p); i++ {
+		for _, h := range v.names[keys[i]] {
+			if visibility.Visible(h.ai.m.Entities[h.pos].Visibility, level) {
+				total++
+				if len(out) < max {
+					out = append(out, h.ai.display[h.pos])
+				}
+				break
+			}
+		}
+	}
+	return out, total
 }

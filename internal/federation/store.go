@@ -45,6 +45,9 @@ type view struct {
 	agents []*agentIndex // in sorted id order
 	byID   map[string]*agentIndex
 	names  nameIndex
+
+	keysOnce sync.Once
+	keys     []string // names' keys, sorted; see sortedKeys
 }
 
 // agentIndex holds the per-agent lookups, built once per loaded manifest

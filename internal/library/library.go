@@ -7,6 +7,7 @@ package library
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -103,6 +104,7 @@ type Library struct {
 
 	mu      sync.Mutex // serialises refreshes
 	watch   watcher
+	owed    bool                  // a full re-read was cut short; the next Snapshot redoes it
 	files   map[string]*fileState // by base name
 	current atomic.Pointer[Snapshot]
 }
@@ -143,7 +145,7 @@ func Open(root string, log *slog.Logger) (*Library, error) {
 	l.current.Store(&Snapshot{agents: map[string]*Agent{}})
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.rescan(nil, true)
+	_, _ = l.rescan(context.Background(), func(string) bool { return true }, nil)
 	return l, nil
 }
 
@@ -157,8 +159,12 @@ func (l *Library) AgentsDir() string { return l.agentsDir }
 // disk since the last call.
 func (l *Library) Snapshot() *Snapshot {
 	l.mu.Lock()
-	if rescan, touched, all := l.watch.changed(); rescan {
-		l.rescan(touched, all)
+	rescan, touched, all := l.watch.changed()
+	if l.owed {
+		rescan, all, l.owed = true, true, false
+	}
+	if rescan {
+		_, _ = l.rescan(context.Background(), func(name string) bool { return all || touched[name] }, nil)
 	}
 	l.mu.Unlock()
 	return l.current.Load()
@@ -167,10 +173,21 @@ func (l *Library) Snapshot() *Snapshot {
 // Reload re-reads the directory listing and every file, whatever the
 // watcher says. It returns the new snapshot.
 func (l *Library) Reload() *Snapshot {
+	snap, _, _ := l.ReloadContext(context.Background(), nil)
+	return snap
+}
+
+// ReloadContext is Reload with progress and cancellation: progress, when
+// not nil, is called after each file with the number read so far and the
+// total. If ctx ends first, nothing changes and the error is ctx's. It
+// also returns the number of files read.
+func (l *Library) ReloadContext(ctx context.Context, progress func(done, total int)) (*Snapshot, int, error) {
 	l.mu.Lock()
-	l.rescan(nil, true)
-	l.mu.Unlock()
-	return l.current.Load()
+	defer l.mu.Unlock()
+	l.watch.changed() // everything is read again; pending events are moot
+	n, err := l.rescan(ctx, func(string) bool { return true }, progress)
+	l.owed = err != nil
+	return l.current.Load(), n, err
 }
 
 // Close releases the watcher.
@@ -182,48 +199,56 @@ func (l *Library) Close() error {
 
 // rescan compares the directory with what is loaded, reads the files that
 // changed (in parallel), and publishes a new snapshot if anything changed.
-// Files named in touched, or every file when all is set, are read again
-// even if their stamp is unchanged. l.mu must be held.
-func (l *Library) rescan(touched map[string]bool, all bool) {
+// Files for which force returns true are read again even if their stamp is
+// unchanged. If ctx ends before every file is read, nothing changes. It
+// returns the number of files read. l.mu must be held.
+func (l *Library) rescan(ctx context.Context, force func(name string) bool, progress func(done, total int)) (int, error) {
 	entries, err := os.ReadDir(l.agentsDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		l.log.Warn("cannot list the library", "dir", l.agentsDir, "err", err)
 	}
 	seen := make(map[string]bool, len(entries))
 	var toLoad []string
+	stamps := map[string]stamp{}
 	for _, e := range entries {
 		name := e.Name()
 		if !strings.HasSuffix(name, ManifestSuffix) || strings.HasPrefix(name, ".") {
 			continue
 		}
-		path := filepath.Join(l.agentsDir, name)
-		st, err := statFile(path)
+		st, err := statFile(filepath.Join(l.agentsDir, name))
 		if err != nil {
 			continue // vanished between listing and stat, or not a regular file
 		}
 		seen[name] = true
-		if fs, ok := l.files[name]; ok && fs.stamp == st && !all && !touched[name] {
+		if fs, ok := l.files[name]; ok && fs.stamp == st && !force(name) {
 			continue
 		}
 		toLoad = append(toLoad, name)
-		if l.files[name] == nil {
-			l.files[name] = &fileState{}
-		}
-		l.files[name].stamp = st
+		stamps[name] = st
 	}
-	changed := len(toLoad) > 0
+	var removed []string
 	for name := range l.files {
 		if !seen[name] {
-			delete(l.files, name)
-			changed = true
+			removed = append(removed, name)
 		}
 	}
-	if !changed {
-		return
+	if len(toLoad) == 0 && len(removed) == 0 {
+		return 0, nil
 	}
-	results := l.loadAll(toLoad)
+	results, err := l.loadAll(ctx, toLoad, progress)
+	if err != nil {
+		return 0, err
+	}
+	for _, name := range removed {
+		delete(l.files, name)
+	}
 	for i, name := range toLoad {
 		fs := l.files[name]
+		if fs == nil {
+			fs = &fileState{}
+			l.files[name] = fs
+		}
+		fs.stamp = stamps[name]
 		r := results[i]
 		fs.warnings = r.warnings
 		switch {
@@ -239,6 +264,7 @@ func (l *Library) rescan(touched map[string]bool, all bool) {
 		}
 	}
 	l.publish()
+	return len(toLoad), nil
 }
 
 type loadResult struct {
@@ -246,27 +272,37 @@ type loadResult struct {
 	warnings []Warning
 }
 
-// loadAll reads the named files with one worker per CPU.
-func (l *Library) loadAll(names []string) []loadResult {
+// loadAll reads the named files with one worker per CPU. It stops early,
+// with ctx's error, if ctx ends.
+func (l *Library) loadAll(ctx context.Context, names []string, progress func(done, total int)) ([]loadResult, error) {
 	out := make([]loadResult, len(names))
 	workers := min(runtime.GOMAXPROCS(0), len(names))
-	var next atomic.Int64
+	var next, done atomic.Int64
+	var progressMu sync.Mutex
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
+			for ctx.Err() == nil {
 				i := int(next.Add(1)) - 1
 				if i >= len(names) {
 					return
 				}
 				out[i] = l.loadFile(names[i])
+				if progress != nil {
+					progressMu.Lock()
+					progress(int(done.Add(1)), len(names))
+					progressMu.Unlock()
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	return out
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // loadFile reads and parses one manifest. A file that cannot be used

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -221,5 +222,37 @@ func TestSameSizeRewriteWithinOneClockTickIsSeen(t *testing.T) {
 		if got := entityOf(t, l.Snapshot(), "a"); got != name {
 			t.Fatalf("rewrite %d: serving %s, want %s", i, got, name)
 		}
+	}
+}
+
+func TestReloadContextReportsProgressAndHonoursCancellation(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 5 {
+		put(t, dir, string(rune('a'+i))+".l5.yaml", manifest(string(rune('a'+i)), "X"))
+	}
+	l := open(t, dir)
+	before := l.Snapshot()
+	var calls []int
+	snap, n, err := l.ReloadContext(context.Background(), func(done, total int) {
+		if total != 5 {
+			t.Errorf("total %d, want 5", total)
+		}
+		calls = append(calls, done)
+	})
+	if err != nil || n != 5 || snap.Len() != 5 || len(calls) != 5 || calls[4] != 5 {
+		t.Errorf("reload: n=%d agents=%d progress=%v err=%v", n, snap.Len(), calls, err)
+	}
+	put(t, dir, "a.l5.yaml", manifest("a", "Changed"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	snap, _, err = l.ReloadContext(ctx, nil)
+	if err == nil || snap.Generation < before.Generation {
+		t.Errorf("cancelled reload: err=%v", err)
+	}
+	if entityOf(t, snap, "a") != "X" {
+		t.Error("a cancelled reload must change nothing")
+	}
+	if entityOf(t, l.Snapshot(), "a") != "Changed" {
+		t.Error("the next call must still see the change")
 	}
 }

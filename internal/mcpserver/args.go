@@ -48,7 +48,7 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Op
 // re-validated on every call, which costs a third of the server's CPU;
 // tests validate every tool result against its output schema instead
 // (see internal/mcptest).
-func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any, h func(context.Context, In) (Out, error)) {
+func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
@@ -81,7 +81,7 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any,
 		if err != nil {
 			return errorResult(err), nil
 		}
-		payload, err := h(ctx, args)
+		payload, err := h(ctx, req, args)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -129,7 +129,7 @@ func errorResult(err error) *mcp.CallToolResult {
 
 // accessDefaults returns the schema defaults of accessArgs for a tool whose
 // own default level is def.
-func (s *server) accessDefaults(def visibility.Level) map[string]any {
+func (s *Server) accessDefaults(def visibility.Level) map[string]any {
 	return map[string]any{"access_level": s.defaultAccess(def).String(), "include_private": false}
 }
 

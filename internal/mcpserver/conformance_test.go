@@ -41,7 +41,7 @@ func TestMCPSnapshots(t *testing.T) {
 		t.Run(transport, func(t *testing.T) {
 			lib := mcptest.CopyDir(t, filepath.Join(fixtures, "fed_seed_library"))
 			srv, _ := mcptest.NewServer(t, lib, mcpserver.Options{Machine: "conformance-host"})
-			cs := mcptest.Connect(t, srv, transport)
+			cs := mcptest.Connect(t, srv.Server, transport)
 			for _, tool := range snapshotTools {
 				t.Run(tool, func(t *testing.T) {
 					var req struct {

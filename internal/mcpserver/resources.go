@@ -19,7 +19,25 @@ const (
 	entityPrefix      = "agent-library://entities/"
 )
 
-func (s *server) registerResources(srv *mcp.Server) {
+func memoryURI(id string) string {
+	return agentMemoryPrefix + url.PathEscape(id) + agentMemorySuffix
+}
+
+const memoryDescription = "One agent's L5 manifest with only the rows visible at the server's default access level (public unless BOURDON_DEFAULT_ACCESS_LEVEL says otherwise)."
+
+// memoryResource describes one agent's memory; it is listed for every
+// agent of the library.
+func memoryResource(id string) *mcp.Resource {
+	return &mcp.Resource{
+		URI:         memoryURI(id),
+		Name:        id + "-memory",
+		Title:       "Memory of " + id,
+		Description: memoryDescription,
+		MIMEType:    "application/json",
+	}
+}
+
+func (s *Server) registerResources(srv *mcp.Server) {
 	srv.AddResource(&mcp.Resource{
 		URI:         agentsURI,
 		Name:        "agents",
@@ -33,19 +51,9 @@ func (s *server) registerResources(srv *mcp.Server) {
 		URITemplate: agentMemoryPrefix + "{agent_id}" + agentMemorySuffix,
 		Name:        "agent-memory",
 		Title:       "Agent memory",
-		Description: "One agent's L5 manifest with only the rows visible at the server's default access level (public unless BOURDON_DEFAULT_ACCESS_LEVEL says otherwise). An unknown agent gives {\"error\": \"agent not found: <id>\"}.",
+		Description: memoryDescription + ` An unknown agent gives {"error": "agent not found: <id>"}.`,
 		MIMEType:    "application/json",
-	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		id, ok := segment(req.Params.URI, agentMemoryPrefix, agentMemorySuffix)
-		if !ok {
-			return nil, mcp.ResourceNotFoundError(req.Params.URI)
-		}
-		m, found := s.store.AgentManifest(id, s.defaultAccess(visibility.Public))
-		if !found {
-			return jsonResource(req.Params.URI, map[string]string{"error": "agent not found: " + id})
-		}
-		return jsonResource(req.Params.URI, m)
-	})
+	}, s.readMemory)
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: entityPrefix + "{name}",
 		Name:        "entity",
@@ -59,6 +67,19 @@ func (s *server) registerResources(srv *mcp.Server) {
 		}
 		return jsonResource(req.Params.URI, s.store.FindEntity(name, visibility.Public))
 	})
+}
+
+// readMemory serves agent-library://agents/{agent_id}/memory.
+func (s *Server) readMemory(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	id, ok := segment(req.Params.URI, agentMemoryPrefix, agentMemorySuffix)
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	m, found := s.store.AgentManifest(id, s.defaultAccess(visibility.Public))
+	if !found {
+		return jsonResource(req.Params.URI, map[string]string{"error": "agent not found: " + id})
+	}
+	return jsonResource(req.Params.URI, m)
 }
 
 // segment extracts the single path segment between prefix and suffix of

@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden tool schemas in test
 // wantTools is the tool inventory of this server, in name order.
 var wantTools = []string{
 	"export_agents", "find_entity", "get_cross_agent_summary", "list_agents",
-	"list_notes", "list_recent_work", "list_workstreams", "query_agent_memory",
+	"list_notes", "list_recent_work", "list_workstreams", "query_agent_memory", "reload_library",
 }
 
 // TestToolSchemasAreStable pins every tool's description, annotations,
@@ -29,7 +29,7 @@ var wantTools = []string{
 // and review the diff.
 func TestToolSchemasAreStable(t *testing.T) {
 	srv, _ := mcptest.NewServer(t, t.TempDir(), mcpserver.Options{Machine: "test"})
-	cs := mcptest.Connect(t, srv, "in-memory")
+	cs := mcptest.Connect(t, srv.Server, "in-memory")
 	var names []string
 	for tool, err := range cs.Tools(context.Background(), nil) {
 		if err != nil {

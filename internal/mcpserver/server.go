@@ -4,14 +4,21 @@
 // result carries the payload twice: as structuredContent, described by the
 // tool's output schema, and as one TextContent holding the same JSON, which
 // is what Python and TypeScript peers read.
+//
+// Resources can be subscribed to (resources/subscribe in 2025-11-25,
+// subscriptions/listen in 2026-07-28): Watch follows the library and sends
+// resources/updated and list_changed notifications when manifests change.
 package mcpserver
 
 import (
+	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -30,27 +37,40 @@ type Options struct {
 	// (public for lookups, team for recognition). The command line sets it
 	// from BOURDON_DEFAULT_ACCESS_LEVEL.
 	DefaultAccess *visibility.Level
-	Logger        *slog.Logger
+	// PageSize is the number of items per page of the MCP list methods
+	// (tools, resources, templates); zero means the SDK's default.
+	PageSize int
+	Logger   *slog.Logger
 }
 
-// server holds what the handlers need.
-type server struct {
+// Server is an MCP server answering from a federation store.
+type Server struct {
+	*mcp.Server
 	store *federation.Store
 	opts  Options
+
+	mu        sync.Mutex
+	subs      map[string]int          // subscribed resource URIs
+	announced map[string]*l5.Manifest // agent id -> manifest last announced
 }
 
 // New returns an MCP server answering from store.
-func New(store *federation.Store, opts Options) *mcp.Server {
+func New(store *federation.Store, opts Options) *Server {
 	if opts.Machine == "" {
 		opts.Machine = federation.LocalName()
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &server{store: store, opts: opts}
-	srv := mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Bourdon federation library", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
-		Logger:       opts.Logger,
+	s := &Server{store: store, opts: opts, subs: map[string]int{}, announced: map[string]*l5.Manifest{}}
+	s.Server = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Bourdon federation library", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions:       instructions,
+		Logger:             opts.Logger,
+		PageSize:           opts.PageSize,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
+		CompletionHandler:  s.complete,
+		SetCacheable:       cacheHints,
 	})
 	for _, register := range []func(*mcp.Server){
 		s.registerQueryAgentMemory,
@@ -61,11 +81,13 @@ func New(store *federation.Store, opts Options) *mcp.Server {
 		s.registerGetCrossAgentSummary,
 		s.registerListWorkstreams,
 		s.registerListNotes,
+		s.registerReloadLibrary,
 	} {
-		register(srv)
+		register(s.Server)
 	}
-	s.registerResources(srv)
-	return srv
+	s.registerResources(s.Server)
+	s.announce(context.Background(), false)
+	return s
 }
 
 const instructions = `Bourdon federation library: what every coding agent of this person has published about its work (entities, sessions, workstreams, notes), with per-row visibility.
@@ -74,9 +96,24 @@ Read tools default to access_level "public"; pass "team" or "private" to see mor
 
 // defaultAccess returns the access level a tool uses when the caller sends
 // none: the configured default, else the tool's own.
-func (s *server) defaultAccess(tool visibility.Level) visibility.Level {
+func (s *Server) defaultAccess(tool visibility.Level) visibility.Level {
 	if s.opts.DefaultAccess != nil {
 		return *s.opts.DefaultAccess
 	}
 	return tool
+}
+
+// cacheHints tells 2026-07-28 clients how long list and read results stay
+// fresh: the tool, template and prompt lists only change with a new binary;
+// the resource list and resource contents follow the library and must be
+// fetched again.
+func cacheHints(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+	switch req.(type) {
+	case *mcp.ListToolsRequest, *mcp.ListResourceTemplatesRequest, *mcp.ListPromptsRequest:
+		c.TTLMs, c.CacheScope = 300_000, "public"
+	case *mcp.ReadResourceRequest:
+		c.TTLMs, c.CacheScope = 0, "private"
+	default:
+		c.TTLMs, c.CacheScope = 0, "public"
+	}
 }

@@ -22,11 +22,11 @@ type findEntityOut struct {
 	Matches        []federation.EntityMatch `json:"matches"`
 }
 
-func (s *server) registerFindEntity(srv *mcp.Server) {
+func (s *Server) registerFindEntity(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "find_entity",
 		Description: "Find an entity by name or alias across every agent. Each match lists the agents that know it, their summaries, types and tags.",
-	}, merge(s.accessDefaults(visibility.Public), hopDefault), func(ctx context.Context, in findEntityIn) (findEntityOut, error) {
+	}, merge(s.accessDefaults(visibility.Public), hopDefault), func(ctx context.Context, _ *mcp.CallToolRequest, in findEntityIn) (findEntityOut, error) {
 		level, err := in.level()
 		if err != nil {
 			return findEntityOut{}, err

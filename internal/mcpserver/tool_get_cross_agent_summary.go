@@ -16,12 +16,12 @@ type crossAgentSummaryIn struct {
 	Limit int `json:"limit,omitempty" jsonschema:"Most sessions to return, newest first (default 100, at most 500). When sessions are left out the payload says truncated and total_sessions."`
 }
 
-func (s *server) registerGetCrossAgentSummary(srv *mcp.Server) {
+func (s *Server) registerGetCrossAgentSummary(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "get_cross_agent_summary",
 		Description: "Everything the federation knows about a project: the agents that touched it, their sessions on it (newest first) and the entity matches for its name.",
 	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"limit": federation.DefaultSummarySessions}),
-		func(ctx context.Context, in crossAgentSummaryIn) (federation.ProjectSummary, error) {
+		func(ctx context.Context, _ *mcp.CallToolRequest, in crossAgentSummaryIn) (federation.ProjectSummary, error) {
 			level, err := in.level()
 			if err != nil {
 				return federation.ProjectSummary{}, err

@@ -14,11 +14,11 @@ type listAgentsOut struct {
 	Agents []string `json:"agents"`
 }
 
-func (s *server) registerListAgents(srv *mcp.Server) {
+func (s *Server) registerListAgents(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "list_agents",
 		Description: "List the ids of the agents known to this library, sorted.",
-	}, hopDefault, func(ctx context.Context, in listAgentsIn) (listAgentsOut, error) {
+	}, hopDefault, func(ctx context.Context, _ *mcp.CallToolRequest, in listAgentsIn) (listAgentsOut, error) {
 		return listAgentsOut{Agents: s.store.ListAgents()}, nil
 	})
 }

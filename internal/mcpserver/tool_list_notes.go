@@ -25,11 +25,11 @@ type listNotesOut struct {
 	Warnings   []string             `json:"warnings,omitempty"`
 }
 
-func (s *server) registerListNotes(srv *mcp.Server) {
+func (s *Server) registerListNotes(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "list_notes",
 		Description: "A page of free-standing notes (journal entries) across agents, newest first; windowed and paginated exactly like list_recent_work.",
-	}, s.accessDefaults(visibility.Public), func(ctx context.Context, in listNotesIn) (listNotesOut, error) {
+	}, s.accessDefaults(visibility.Public), func(ctx context.Context, _ *mcp.CallToolRequest, in listNotesIn) (listNotesOut, error) {
 		out := listNotesOut{pageEcho: echo(in.pageArgs, in.accessArgs), Notes: []federation.NoteRef{}}
 		level, err := in.level()
 		if err != nil {

@@ -58,12 +58,12 @@ type listRecentWorkOut struct {
 	Warnings   []string                `json:"warnings,omitempty"`
 }
 
-func (s *server) registerListRecentWork(srv *mcp.Server) {
+func (s *Server) registerListRecentWork(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "list_recent_work",
 		Description: "A page of sessions across agents (or one agent), newest first. Without since or cursor it covers the last 14 days. Paginate with cursor until has_more is false.",
 	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"summary": false}),
-		func(ctx context.Context, in listRecentWorkIn) (listRecentWorkOut, error) {
+		func(ctx context.Context, _ *mcp.CallToolRequest, in listRecentWorkIn) (listRecentWorkOut, error) {
 			out := listRecentWorkOut{pageEcho: echo(in.pageArgs, in.accessArgs), Summary: in.Summary, Sessions: []federation.SessionRef{}}
 			level, err := in.level()
 			if err != nil {

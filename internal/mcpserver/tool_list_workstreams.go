@@ -27,11 +27,11 @@ type listWorkstreamsOut struct {
 	HasMore        bool                         `json:"has_more"`
 }
 
-func (s *server) registerListWorkstreams(srv *mcp.Server) {
+func (s *Server) registerListWorkstreams(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "list_workstreams",
 		Description: "Ongoing multi-session initiatives, grouped by name across agents, most recently touched first. Filter by status (active, paused, done, archived) or agent.",
-	}, s.accessDefaults(visibility.Public), func(ctx context.Context, in listWorkstreamsIn) (listWorkstreamsOut, error) {
+	}, s.accessDefaults(visibility.Public), func(ctx context.Context, _ *mcp.CallToolRequest, in listWorkstreamsIn) (listWorkstreamsOut, error) {
 		level, err := in.level()
 		if err != nil {
 			return listWorkstreamsOut{}, err

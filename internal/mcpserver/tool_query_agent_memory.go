@@ -23,11 +23,11 @@ type queryAgentMemoryOut struct {
 	Matches        []federation.EntityMatch `json:"matches"`
 }
 
-func (s *server) registerQueryAgentMemory(srv *mcp.Server) {
+func (s *Server) registerQueryAgentMemory(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "query_agent_memory",
 		Description: "Look up a topic in one agent's memory. Returns the entity matches that agent contributes to (an unknown agent or topic gives no matches).",
-	}, s.accessDefaults(visibility.Public), func(ctx context.Context, in queryAgentMemoryIn) (queryAgentMemoryOut, error) {
+	}, s.accessDefaults(visibility.Public), func(ctx context.Context, _ *mcp.CallToolRequest, in queryAgentMemoryIn) (queryAgentMemoryOut, error) {
 		level, err := in.level()
 		if err != nil {
 			return queryAgentMemoryOut{}, err

@@ -18,7 +18,7 @@ import (
 func seedSession(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
 	lib := mcptest.CopyDir(t, filepath.Join(fixtures, "fed_seed_library"))
 	srv, _ := mcptest.NewServer(t, lib, opts)
-	return mcptest.Connect(t, srv, "in-memory")
+	return mcptest.Connect(t, srv.Server, "in-memory")
 }
 
 func TestInBandErrorsKeepThePageShape(t *testing.T) {

@@ -55,7 +55,7 @@ func CopyDir(t testing.TB, src string) string {
 }
 
 // NewServer opens the library at dir and returns an MCP server over it.
-func NewServer(t testing.TB, dir string, opts mcpserver.Options) (*mcp.Server, *federation.Store) {
+func NewServer(t testing.TB, dir string, opts mcpserver.Options) (*mcpserver.Server, *federation.Store) {
 	t.Helper()
 	lib, err := library.Open(dir, nil)
 	if err != nil {
