@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func seedLibrary(t *testing.T) string {
+func seedLibrary(t testing.TB) string {
 	return mcptest.CopyDir(t, "../../testdata/conformance/fed_seed_library")
 }
 
@@ -134,7 +134,7 @@ type server struct {
 
 var urlRE = regexp.MustCompile(`on (http://\S+/mcp)`)
 
-func startHTTP(t *testing.T, args ...string) *server {
+func startHTTP(t testing.TB, args ...string) *server {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve", "--transport", "http", "--port", "0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
@@ -163,7 +163,7 @@ func startHTTP(t *testing.T, args ...string) *server {
 	return s
 }
 
-func (s *server) connect(t *testing.T) *mcp.ClientSession {
+func (s *server) connect(t testing.TB) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: s.url}, nil)
