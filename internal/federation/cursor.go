@@ -3,10 +3,11 @@ package federation
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 )
 
 // A cursor is base64url (with padding) of a compact JSON object
@@ -31,7 +32,7 @@ func (c cursor) encode() string {
 // reference: invalid cursor: '<cursor>'.
 type CursorError struct{ Cursor string }
 
-func (e *CursorError) Error() string { return "invalid cursor: " + PyRepr(e.Cursor) }
+func (e *CursorError) Error() string { return "invalid cursor: " + pyfmt.Quote(e.Cursor) }
 
 // decodeCursor reads a cursor. An empty cursor is offset 0. Like the
 // reference it accepts the standard and URL-safe alphabets and an offset
@@ -88,36 +89,4 @@ func offsetValue(raw json.RawMessage) (int, bool) {
 		return 0, false
 	}
 	return int(f), true
-}
-
-// PyRepr quotes s the way Python's repr() quotes a string, which the
-// reference's error messages embed.
-func PyRepr(s string) string {
-	q := byte('\'')
-	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == rune(q):
-			b.WriteByte('\\')
-			b.WriteByte(q)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
 }

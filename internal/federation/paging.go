@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -82,7 +83,7 @@ func (s *Store) resolve(q PageQuery) (window, error) {
 			return w, nil
 		}
 		invalidSince = true
-		w.warnings = append(w.warnings, fmt.Sprintf("since %s is not a date (YYYY-MM-DD, optionally with THH:MM[:SS] and a zone); using the default window instead", PyRepr(*q.Since)))
+		w.warnings = append(w.warnings, fmt.Sprintf("since %s is not a date (YYYY-MM-DD, optionally with THH:MM[:SS] and a zone); using the default window instead", pyfmt.Quote(*q.Since)))
 	}
 	switch {
 	case c.Since != "":

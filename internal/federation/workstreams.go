@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -46,7 +47,7 @@ type WorkstreamQuery struct {
 type StatusError struct{ Status string }
 
 func (e *StatusError) Error() string {
-	return fmt.Sprintf("unsupported status %s: use one of %s", PyRepr(e.Status), strings.Join(l5.WorkstreamStatuses, ", "))
+	return fmt.Sprintf("unsupported status %s: use one of %s", pyfmt.Quote(e.Status), strings.Join(l5.WorkstreamStatuses, ", "))
 }
 
 // ListWorkstreams returns a page of the visible workstreams, grouped by

@@ -1,0 +1,87 @@
+// Package fsutil holds the two file-system operations every writer of the
+// library shares: an exclusive cross-process lock, and an atomic, durable
+// file replacement. A reader never sees a half-written file, and a crash at
+// any point leaves either the old file or the new one.
+package fsutil
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// Lock takes an exclusive advisory lock on the file at path (created if
+// missing; its parent directory too), waiting until it is free or ctx ends.
+// The lock is held by the open file, so it also excludes other holders in
+// this process, and the operating system releases it if the process dies.
+// Call the returned function to release it.
+func Lock(ctx context.Context, path string) (unlock func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	l := flock.New(path)
+	ok, err := l.TryLockContext(ctx, 5*time.Millisecond)
+	if err != nil {
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("locking %s: %w", path, ctx.Err())
+	}
+	return func() { _ = l.Unlock() }, nil
+}
+
+// TempPrefix starts the name of every temporary file WriteAtomic makes, so
+// readers can skip them (library readers ignore dot files).
+const TempPrefix = "."
+
+// WriteAtomic replaces the file at path with data: it writes a temporary
+// file in the same directory, syncs it, renames it over path and syncs the
+// directory. The directory is created if missing.
+func WriteAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var suffix [6]byte
+	_, _ = rand.Read(suffix[:])
+	tmp := filepath.Join(dir, TempPrefix+filepath.Base(path)+"."+hex.EncodeToString(suffix[:])+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return werr
+	}
+	return SyncDir(dir)
+}
+
+// SyncDir flushes a directory's entries (a rename or a removal) to disk.
+// Where directories cannot be synced it does nothing.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !isUnsupported(err) {
+		return err
+	}
+	return nil
+}
