@@ -46,7 +46,9 @@ var (
 	}
 	notes = rowKind{
 		key: l5.KeyNotes, name: "note",
-		dedupe:     func(r *yaml11.Map) string { return pyStrOr(r.Value("date")) + "\x00" + strings.TrimSpace(pyStrOr(r.Value("text"))) },
+		dedupe: func(r *yaml11.Map) string {
+			return pyStrOr(r.Value("date")) + "\x00" + strings.TrimSpace(pyStrOr(r.Value("text")))
+		},
 		listFields: []string{"related_entities", "tags"},
 		order:      []string{"date", "text", "related_entities", "tags", "visibility"},
 	}
