@@ -61,6 +61,7 @@ var toolCalls = []struct {
 	{"list_notes", map[string]any{"since": "2026-01-01"}, "notes"},
 	{"export_agents", map[string]any{}, "agents"},
 	{"reload_library", map[string]any{}, "files"},
+	{"prepare_recognition_context", map[string]any{"prompt": "what about Bourdon"}, "prompt_context"},
 }
 
 // exercise calls every tool and reads every resource through cs.

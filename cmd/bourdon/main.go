@@ -57,7 +57,6 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCommand(), newValidateCommand())
-	root.AddCommand(newConformanceCommand())
+	root.AddCommand(newServeCommand(), newValidateCommand(), newRegistryCommand())
 	return root
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/recognition"
 )
 
 // Store runs queries against a library. It is safe for concurrent use.
@@ -29,11 +30,15 @@ type Store struct {
 	mu    sync.Mutex
 	view  *view
 	cache map[*l5.Manifest]*agentIndex
+	// rec is the recognition index, updated with the agent indexes. It is
+	// changed in place, so a query holding an older view may already see
+	// newer entities there.
+	rec *recognition.Index
 }
 
 // New returns a store over lib.
 func New(lib *library.Library) *Store {
-	return &Store{lib: lib, Now: time.Now, cache: map[*l5.Manifest]*agentIndex{}}
+	return &Store{lib: lib, Now: time.Now, cache: map[*l5.Manifest]*agentIndex{}, rec: recognition.NewIndex()}
 }
 
 // Library returns the library the store reads.
@@ -79,6 +84,7 @@ func (s *Store) current() *view {
 		ai := s.cache[a.Manifest]
 		if ai == nil {
 			ai = buildAgentIndex(a)
+			s.rec.Update(id, recognitionEntities(a.Manifest))
 		} else if ai.agent != a {
 			// Same manifest, new library entry (for example a Problem
 			// was recorded): keep the index, point at the new entry.
@@ -89,6 +95,13 @@ func (s *Store) current() *view {
 		next[a.Manifest] = ai
 		v.agents = append(v.agents, ai)
 		v.byID[id] = ai
+	}
+	if s.view != nil {
+		for id := range s.view.byID {
+			if _, ok := v.byID[id]; !ok {
+				s.rec.Remove(id)
+			}
+		}
 	}
 	v.names = updateNames(s.view, v)
 	s.cache = next

@@ -18,6 +18,7 @@ const fixtures = "../../testdata/conformance"
 var snapshotTools = []string{
 	"find_entity", "query_agent_memory", "list_recent_work",
 	"list_agents", "export_agents", "get_cross_agent_summary",
+	"prepare_recognition_context",
 }
 
 func readJSONFile(t *testing.T, path string, v any) {

@@ -82,6 +82,7 @@ func New(store *federation.Store, opts Options) *Server {
 		s.registerListWorkstreams,
 		s.registerListNotes,
 		s.registerReloadLibrary,
+		s.registerPrepareRecognitionContext,
 	} {
 		register(s.Server)
 	}

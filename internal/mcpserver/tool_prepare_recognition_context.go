@@ -1,0 +1,47 @@
+package mcpserver
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/recognition"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+type prepareRecognitionIn struct {
+	Prompt string `json:"prompt" jsonschema:"The user's message at the start of the turn."`
+	accessArgs
+	hopArg
+}
+
+type prepareRecognitionOut struct {
+	Prompt         string `json:"prompt"`
+	AccessLevel    string `json:"access_level"`
+	IncludePrivate bool   `json:"include_private"`
+	recognition.Result
+	// RecognitionLatencyUS is how long recognition took, in microseconds.
+	RecognitionLatencyUS float64 `json:"recognition_latency_us"`
+}
+
+func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
+	addTool(srv, &mcp.Tool{
+		Name: "prepare_recognition_context",
+		Description: "Call at the start of every turn: which known entities the prompt names, a one-line acknowledgement, " +
+			"and a bounded prompt_context fragment to prepend to your own prompt. Never waits on retrieval; get_deeper_context is the slower companion.",
+	}, merge(s.accessDefaults(visibility.Team), hopDefault), func(ctx context.Context, _ *mcp.CallToolRequest, in prepareRecognitionIn) (prepareRecognitionOut, error) {
+		level, err := in.level()
+		if err != nil {
+			return prepareRecognitionOut{}, err
+		}
+		start := time.Now()
+		res := s.store.PrepareRecognition(in.Prompt, level)
+		us := math.Round(float64(time.Since(start).Nanoseconds())/100) / 10
+		return prepareRecognitionOut{
+			Prompt: in.Prompt, AccessLevel: in.AccessLevel, IncludePrivate: in.IncludePrivate,
+			Result: res, RecognitionLatencyUS: us,
+		}, nil
+	})
+}

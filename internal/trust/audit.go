@@ -1,0 +1,268 @@
+package trust
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// AuditEnv names the environment variable that overrides the audit log
+// path.
+const AuditEnv = "BOURDON_AUDIT_PATH"
+
+// DefaultAuditPath returns $BOURDON_AUDIT_PATH when set, else
+// ~/.bourdon/audit.jsonl.
+func DefaultAuditPath() (string, error) {
+	if p := os.Getenv(AuditEnv); p != "" {
+		return p, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("locating the audit log: %w", err)
+	}
+	return filepath.Join(home, ".bourdon", "audit.jsonl"), nil
+}
+
+// Entry is one line of the audit log.
+type Entry struct {
+	// TS is the UTC time of the call, %Y-%m-%dT%H:%M:%S.%fZ.
+	TS string
+	// Agent is the caller's id.
+	Agent string
+	// Op is the tool or resource operation.
+	Op string
+	// Namespace is the namespace the call named, or AnyNamespace.
+	Namespace string
+	// Decision is Allow or Deny.
+	Decision string
+	// Detail is the denial reason, "staged", or "" (then left out).
+	Detail string
+}
+
+// Line returns the entry as the reference writes it, without the newline:
+// Python's json.dumps(entry, ensure_ascii=False), so separators ", " and
+// ": ", non-ASCII text as is, keys in the order ts, agent, op, namespace,
+// decision, detail, and detail left out when empty.
+func (e Entry) Line() []byte {
+	b := make([]byte, 0, 160)
+	b = append(b, '{')
+	fields := [...]struct{ k, v string }{
+		{"ts", e.TS}, {"agent", e.Agent}, {"op", e.Op},
+		{"namespace", e.Namespace}, {"decision", e.Decision}, {"detail", e.Detail},
+	}
+	for i, f := range fields {
+		if f.k == "detail" && f.v == "" {
+			break
+		}
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendPyJSONString(b, f.k)
+		b = append(b, ": "...)
+		b = appendPyJSONString(b, f.v)
+	}
+	return append(b, '}')
+}
+
+// appendPyJSONString writes s as Python's json.dumps(ensure_ascii=False)
+// does: only the quote, the backslash and control characters escaped.
+// Bytes that are not UTF-8 become U+FFFD.
+func appendPyJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"':
+			b = append(b, `\"`...)
+		case r == '\\':
+			b = append(b, `\\`...)
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r == '\b':
+			b = append(b, `\b`...)
+		case r == '\f':
+			b = append(b, `\f`...)
+		case r < 0x20:
+			b = append(b, `\u00`...)
+			b = append(b, "0123456789abcdef"[r>>4], "0123456789abcdef"[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
+}
+
+// ParseEntry reads one audit line. It reports false for a blank line, a
+// line that is not a JSON object (such as a torn last line) and anything
+// else the reference's reader skips. Fields that are missing or not
+// strings are left empty.
+func ParseEntry(line []byte) (Entry, bool) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return Entry{}, false
+	}
+	var m map[string]any
+	if err := json.Unmarshal(line, &m); err != nil || m == nil {
+		return Entry{}, false
+	}
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	return Entry{
+		TS: str("ts"), Agent: str("agent"), Op: str("op"),
+		Namespace: str("namespace"), Decision: str("decision"), Detail: str("detail"),
+	}, true
+}
+
+// Audit is the append-only audit log, the reference's audit.jsonl: one
+// line per federation call, allowed or denied, never token material.
+// Nothing here rewrites or truncates it. A nil *Audit records nothing.
+// An Audit is safe for concurrent use.
+type Audit struct {
+	path string
+	now  func() time.Time
+	mu   sync.Mutex
+}
+
+// OpenAudit returns the audit log stored at path. Nothing is opened until
+// the first Record or Entries.
+func OpenAudit(path string) *Audit {
+	return &Audit{path: path, now: time.Now}
+}
+
+// Path returns the log's path.
+func (a *Audit) Path() string { return a.path }
+
+// Record appends one entry. An empty TS is set to now, an empty Namespace
+// to AnyNamespace and an empty Decision to Allow. The parent directory is
+// created (mode 0700) and the file too (mode 0600). A write that fails
+// returns the error for the caller to log; it must never fail the call
+// being audited. If the file ends in a torn line (a writer died
+// mid-line), the new entry starts on a line of its own instead of being
+// glued to the fragment, which the reference's writer would do.
+func (a *Audit) Record(e Entry) error {
+	if a == nil {
+		return nil
+	}
+	if e.TS == "" {
+		now := time.Now
+		if a.now != nil {
+			now = a.now
+		}
+		e.TS = now().UTC().Format("2006-01-02T15:04:05.000000Z")
+	}
+	if e.Namespace == "" {
+		e.Namespace = AnyNamespace
+	}
+	if e.Decision == "" {
+		e.Decision = Allow
+	}
+	line := append(e.Line(), '\n')
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err := a.append(line); err != nil {
+		return fmt.Errorf("audit log %s: %w", a.path, err)
+	}
+	return nil
+}
+
+func (a *Audit) append(line []byte) error {
+	if err := os.MkdirAll(filepath.Dir(a.path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(a.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	// One write of the whole line: appends from other processes do not
+	// interleave with it.
+	_, err = f.Write(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// RecordDecision appends the entry of a decision (Decision.Entry).
+func (a *Audit) RecordDecision(d Decision) error { return a.Record(d.Entry()) }
+
+// AuditFilter selects entries of the log.
+type AuditFilter struct {
+	// Agent keeps only this caller's entries; "" keeps all.
+	Agent string
+	// DenialsOnly keeps only denied calls.
+	DenialsOnly bool
+	// Limit keeps only the last Limit matches; 0 or less keeps all (as
+	// the reference does for 0).
+	Limit int
+}
+
+// Entries returns the matching entries, oldest first. Blank and
+// unparseable lines, such as a torn last line, are skipped. A missing log
+// has no entries.
+func (a *Audit) Entries(f AuditFilter) ([]Entry, error) {
+	file, err := os.Open(a.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	var out []Entry
+	rd := bufio.NewReader(file)
+	for {
+		line, err := rd.ReadBytes('\n')
+		if e, ok := ParseEntry(line); ok &&
+			(f.Agent == "" || e.Agent == f.Agent) &&
+			(!f.DenialsOnly || e.Decision == Deny) {
+			out = append(out, e)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading audit log %s: %w", a.path, err)
+		}
+	}
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[len(out)-f.Limit:]
+	}
+	return out, nil
+}
+
+// TableRow returns the entry as one row of the reference's "bourdon
+// audit" table: ts, decision, agent and op padded to 28, 5, 20 and 28
+// columns, then ns=<namespace> and "  (<detail>)" when there is one.
+func (e Entry) TableRow() string {
+	or := func(s, def string) string {
+		if s == "" {
+			return def
+		}
+		return s
+	}
+	s := fmt.Sprintf("%-28s %-5s %-20s %-28s ns=%s", or(e.TS, "?"), or(e.Decision, "?"), or(e.Agent, "?"), or(e.Op, "?"), or(e.Namespace, AnyNamespace))
+	if e.Detail != "" {
+		s += "  (" + e.Detail + ")"
+	}
+	return s
+}

@@ -1,0 +1,286 @@
+package trust
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fixedClock returns a clock that starts at start and advances by step on
+// every call.
+func fixedClock(start time.Time, step time.Duration) func() time.Time {
+	var mu sync.Mutex
+	next := start
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t := next
+		next = next.Add(step)
+		return t
+	}
+}
+
+// TestAuditFixtureRoundTrip parses every line of the reference's audit log
+// and writes it back to the same bytes.
+func TestAuditFixtureRoundTrip(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(conformance, "on_disk", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) != 5 {
+		t.Fatalf("%d lines, want 5", len(lines))
+	}
+	for i, line := range lines {
+		e, ok := ParseEntry(line)
+		if !ok {
+			t.Fatalf("line %d does not parse", i+1)
+		}
+		if got := append(e.Line(), '\n'); !bytes.Equal(got, line) {
+			t.Errorf("line %d:\n got %s\nwant %s", i+1, got, line)
+		}
+	}
+}
+
+// TestAuditReproducesFixtureFromDecisions records, through Decide, the
+// calls the fixture describes, and gets the fixture's bytes back.
+func TestAuditReproducesFixtureFromDecisions(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join(conformance, "on_disk", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := OpenAudit(filepath.Join(t.TempDir(), "audit.jsonl"))
+	a.now = fixedClock(time.Date(2026, 6, 29, 0, 0, 0, 0, time.UTC), time.Second)
+	openclaw := Caller{ID: "openclaw", Tier: TierQuarantined, Grants: []string{"claude-code"}, Transport: HTTP}
+	find := Decide("find_entity", openclaw, "")
+	find.Namespace = "claude-code" // the fixture's synthetic first line names one
+	for _, d := range []Decision{
+		find,
+		Decide("query_agent_memory", openclaw, "codex"),
+		Decide("commit_to_federation", openclaw, "openclaw"),
+		Decide("list_agents", Operator(), ""),
+		Decide("get_cross_agent_summary", openclaw, ""),
+	} {
+		if err := a.RecordDecision(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(a.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func TestEntryLineEscapesLikePython(t *testing.T) {
+	// Expected values are Python 3's json.dumps({"ts": s}, ensure_ascii=False).
+	for in, want := range map[string]string{
+		"é ✓":                     `{"ts": "é ✓"`,
+		`a"b\c`:                   `{"ts": "a\"b\\c"`,
+		"\x01\x1f\x7f":            `{"ts": "\u0001\u001f` + "\x7f" + `"`,
+		"\u2028\u2029":            "{\"ts\": \"\u2028\u2029\"",
+		"tab\tnl\nbs\bff\f":       `{"ts": "tab\tnl\nbs\bff\f"`,
+		"<>&":                     `{"ts": "<>&"`,
+		"😀":                       `{"ts": "😀"`,
+		"bad \xff utf-8":          `{"ts": "bad ` + "\uFFFD" + ` utf-8"`,
+		"cr\r and nul \x00 there": `{"ts": "cr\r and nul \u0000 there"`,
+	} {
+		got := string(Entry{TS: in}.Line())
+		if !strings.HasPrefix(got, want+", ") {
+			t.Errorf("%q: got %s, want prefix %s", in, got, want)
+		}
+	}
+	full := Entry{TS: "t", Agent: "a", Op: "o", Namespace: "n", Decision: "deny", Detail: "d"}
+	if got, want := string(full.Line()), `{"ts": "t", "agent": "a", "op": "o", "namespace": "n", "decision": "deny", "detail": "d"}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestRecordDefaultsAndTimestamp(t *testing.T) {
+	a := OpenAudit(filepath.Join(t.TempDir(), "sub", "dir", "audit.jsonl"))
+	a.now = func() time.Time { return time.Date(2026, 6, 29, 1, 2, 3, 456789999, time.FixedZone("CEST", 2*3600)) }
+	if err := a.Record(Entry{Agent: "operator", Op: "list_agents"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(a.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// UTC, microseconds truncated as Python's %f of a datetime.
+	want := `{"ts": "2026-06-28T23:02:03.456789Z", "agent": "operator", "op": "list_agents", "namespace": "*", "decision": "allow"}` + "\n"
+	if string(got) != want {
+		t.Errorf("got  %swant %s", got, want)
+	}
+	if runtime.GOOS == "windows" {
+		return // no Unix modes
+	}
+	for path, mode := range map[string]os.FileMode{a.Path(): 0o600, filepath.Dir(a.Path()): 0o700 | os.ModeDir} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode() != mode {
+			t.Errorf("%s: mode %v, want %v", path, fi.Mode(), mode)
+		}
+	}
+}
+
+func TestEntriesFilters(t *testing.T) {
+	a := OpenAudit(filepath.Join(t.TempDir(), "audit.jsonl"))
+	a.now = fixedClock(time.Date(2026, 6, 29, 0, 0, 0, 0, time.UTC), time.Second)
+	rec := []Entry{
+		{Agent: "openclaw", Op: "find_entity"},
+		{Agent: "openclaw", Op: "query_agent_memory", Namespace: "codex", Decision: Deny, Detail: "namespace 'codex' not granted"},
+		{Agent: "operator", Op: "list_agents"},
+		{Agent: "clyde", Op: "get_deeper_context", Decision: Deny, Detail: "x"},
+		{Agent: "openclaw", Op: "list_agents"},
+	}
+	for _, e := range rec {
+		if err := a.Record(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ops := func(es []Entry) string {
+		var s []string
+		for _, e := range es {
+			s = append(s, e.Agent+":"+e.Op)
+		}
+		return strings.Join(s, " ")
+	}
+	for _, c := range []struct {
+		f    AuditFilter
+		want string
+	}{
+		{AuditFilter{}, "openclaw:find_entity openclaw:query_agent_memory operator:list_agents clyde:get_deeper_context openclaw:list_agents"},
+		{AuditFilter{Agent: "openclaw"}, "openclaw:find_entity openclaw:query_agent_memory openclaw:list_agents"},
+		{AuditFilter{DenialsOnly: true}, "openclaw:query_agent_memory clyde:get_deeper_context"},
+		{AuditFilter{Agent: "openclaw", DenialsOnly: true}, "openclaw:query_agent_memory"},
+		{AuditFilter{Limit: 2}, "clyde:get_deeper_context openclaw:list_agents"},
+		{AuditFilter{Agent: "openclaw", Limit: 1}, "openclaw:list_agents"},
+		{AuditFilter{Limit: 0}, "openclaw:find_entity openclaw:query_agent_memory operator:list_agents clyde:get_deeper_context openclaw:list_agents"},
+		{AuditFilter{Limit: -1}, "openclaw:find_entity openclaw:query_agent_memory operator:list_agents clyde:get_deeper_context openclaw:list_agents"},
+		{AuditFilter{Limit: 99}, "openclaw:find_entity openclaw:query_agent_memory operator:list_agents clyde:get_deeper_context openclaw:list_agents"},
+		{AuditFilter{Agent: "ghost"}, ""},
+	} {
+		got, err := a.Entries(c.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ops(got) != c.want {
+			t.Errorf("%+v: got %q, want %q", c.f, ops(got), c.want)
+		}
+	}
+	got, _ := a.Entries(AuditFilter{DenialsOnly: true, Limit: 1})
+	want := []Entry{{TS: "2026-06-29T00:00:03.000000Z", Agent: "clyde", Op: "get_deeper_context", Namespace: "*", Decision: "deny", Detail: "x"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	missing, err := OpenAudit(filepath.Join(t.TempDir(), "none.jsonl")).Entries(AuditFilter{})
+	if err != nil || missing != nil {
+		t.Errorf("missing log: %v, %v", missing, err)
+	}
+}
+
+func TestTornTailIsSkippedAndNotGluedTo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	whole := `{"ts": "2026-06-29T00:00:00.000000Z", "agent": "openclaw", "op": "find_entity", "namespace": "*", "decision": "allow"}` + "\n"
+	torn := `{"ts": "2026-06-29T00:00:01.000000Z", "agent": "open`
+	if err := os.WriteFile(path, []byte(whole+"\n  \nnot json\n[1, 2]\n"+torn), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := OpenAudit(path)
+	got, err := a.Entries(AuditFilter{})
+	if err != nil || len(got) != 1 || got[0].Op != "find_entity" {
+		t.Fatalf("entries = %+v, %v", got, err)
+	}
+	a.now = func() time.Time { return time.Date(2026, 6, 29, 0, 0, 2, 0, time.UTC) }
+	if err := a.Record(Entry{Agent: "operator", Op: "list_agents"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = a.Entries(AuditFilter{})
+	if len(got) != 2 || got[1].Op != "list_agents" {
+		t.Fatalf("after a record: %+v", got)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasSuffix(string(data), torn+"\n"+`{"ts": "2026-06-29T00:00:02.000000Z", "agent": "operator", "op": "list_agents", "namespace": "*", "decision": "allow"}`+"\n") {
+		t.Errorf("file ends %q", data[len(data)-160:])
+	}
+}
+
+func TestAuditWriteFailureReturnsError(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{
+		filepath.Join(file, "audit.jsonl"), // parent is a file
+		dir,                                // the log is a directory
+	} {
+		if err := OpenAudit(path).Record(Entry{Agent: "a", Op: "b"}); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: error %v", path, err)
+		}
+	}
+	var none *Audit
+	if err := none.Record(Entry{Agent: "a", Op: "b"}); err != nil {
+		t.Errorf("nil audit: %v", err)
+	}
+}
+
+func TestConcurrentRecordsStayWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		a := OpenAudit(path) // separate values: only O_APPEND keeps them apart
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if err := a.Record(Entry{Agent: fmt.Sprintf("w%d", w), Op: "find_entity", Detail: strings.Repeat("x", i)}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	got, err := OpenAudit(path).Entries(AuditFilter{})
+	if err != nil || len(got) != 400 {
+		t.Fatalf("%d entries, %v", len(got), err)
+	}
+}
+
+func TestTableRow(t *testing.T) {
+	e := Entry{TS: "2026-06-29T00:00:01.000000Z", Agent: "openclaw", Op: "query_agent_memory", Namespace: "codex", Decision: "deny", Detail: "namespace 'codex' not granted"}
+	want := "2026-06-29T00:00:01.000000Z  deny  openclaw             query_agent_memory           ns=codex  (namespace 'codex' not granted)"
+	if got := e.TableRow(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestDefaultAuditPath(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("home directory and separators differ")
+	}
+	t.Setenv(AuditEnv, "/x/audit.jsonl")
+	if p, err := DefaultAuditPath(); err != nil || p != "/x/audit.jsonl" {
+		t.Errorf("env: %q %v", p, err)
+	}
+	t.Setenv(AuditEnv, "")
+	t.Setenv("HOME", "/home/someone")
+	if p, err := DefaultAuditPath(); err != nil || p != "/home/someone/.bourdon/audit.jsonl" {
+		t.Errorf("default: %q %v", p, err)
+	}
+}

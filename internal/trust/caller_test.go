@@ -1,0 +1,87 @@
+package trust
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestTiers(t *testing.T) {
+	for _, c := range []struct {
+		tier       Tier
+		name, wire string
+	}{
+		{TierQuarantined, "quarantined", "quarantined"},
+		{TierTrusted, "trusted", "trusted"},
+		{TierOperator, "operator", "trusted"},
+		{Tier(42), "quarantined", "quarantined"},
+	} {
+		if c.tier.String() != c.name || c.tier.Wire() != c.wire {
+			t.Errorf("tier %d: String %q Wire %q, want %q %q", c.tier, c.tier.String(), c.tier.Wire(), c.name, c.wire)
+		}
+	}
+	var zero Caller
+	if zero.IsTrusted() || zero.MayRead("codex") {
+		t.Error("the zero Caller is trusted")
+	}
+}
+
+func TestMayRead(t *testing.T) {
+	q := Caller{ID: "openclaw", Tier: TierQuarantined, Grants: []string{"claude-code"}}
+	for _, c := range []struct {
+		caller Caller
+		ns     string
+		want   bool
+	}{
+		{Operator(), "codex", true},
+		{Operator(), "", true},
+		{Caller{ID: "clyde", Tier: TierTrusted}, "codex", true},
+		{q, "claude-code", true},
+		{q, "codex", false},
+		{q, "openclaw", false}, // its own namespace is writable (staged), not readable
+		{q, "", false},
+		{q, "*", false},
+		{Unidentified(), "claude-code", false},
+	} {
+		if got := c.caller.MayRead(c.ns); got != c.want {
+			t.Errorf("%s (%s).MayRead(%q) = %v, want %v", c.caller.ID, c.caller.Tier, c.ns, got, c.want)
+		}
+	}
+}
+
+func TestOperatorAndUnidentified(t *testing.T) {
+	if diff := cmp.Diff(Caller{ID: "operator", Tier: TierOperator, Transport: Stdio}, Operator()); diff != "" {
+		t.Errorf("Operator (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff(Caller{ID: "unknown", Tier: TierQuarantined, Transport: HTTP}, Unidentified()); diff != "" {
+		t.Errorf("Unidentified (-want +got)\n%s", diff)
+	}
+}
+
+func TestAuthenticateLegacy(t *testing.T) {
+	for _, c := range []struct {
+		configured, presented string
+		ok                    bool
+	}{
+		{"", "", false}, // the reference lets this through when the variable is set but empty
+		{"", "anything", false},
+		{"s3cret", "", false},
+		{"s3cret", "s3cre", false},
+		{"s3cret", "s3cret ", false},
+		{"s3cret", "S3CRET", false},
+		{"s3cret", "s3cret", true},
+	} {
+		got, ok := AuthenticateLegacy(c.configured, c.presented)
+		if ok != c.ok {
+			t.Errorf("AuthenticateLegacy(%q, %q) = %v, want %v", c.configured, c.presented, ok, c.ok)
+			continue
+		}
+		want := Caller{}
+		if ok {
+			want = Caller{ID: "operator", Tier: TierOperator, Transport: HTTP}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("caller (-want +got)\n%s", diff)
+		}
+	}
+}

@@ -1,0 +1,587 @@
+package trust
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/yaml11"
+)
+
+// RegistryEnv names the environment variable that overrides the registry
+// path.
+const RegistryEnv = "BOURDON_FEDERATION_CONFIG"
+
+// LegacyTokenEnv names the environment variable holding the reference's
+// legacy shared server token; see AuthenticateLegacy.
+const LegacyTokenEnv = "BOURDON_PEER_TOKEN_SERVER"
+
+// TokenPrefix starts every member token, which makes a leaked token easy
+// for secret scanners to find.
+const TokenPrefix = "bdn_"
+
+// maxRegistryBytes bounds what is read of a registry file; a larger file
+// is refused as unreadable.
+const maxRegistryBytes = 16 << 20
+
+// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG when set, else
+// ~/.bourdon/federation.yaml.
+func DefaultRegistryPath() (string, error) {
+	if p := os.Getenv(RegistryEnv); p != "" {
+		return p, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("locating the federation registry: %w", err)
+	}
+	return filepath.Join(home, ".bourdon", "federation.yaml"), nil
+}
+
+// QuarantinedClass reports whether id is an agent that declares itself
+// quarantined-class in the reference (OpenClaw). Registering one as
+// trusted, or promoting it to trusted, needs an explicit acknowledgement
+// from the operator.
+func QuarantinedClass(id string) bool { return id == "openclaw" }
+
+// The kinds of RegistryError, for errors.Is.
+var (
+	ErrUnknownAgent      = errors.New("unknown agent")
+	ErrAlreadyRegistered = errors.New("agent already registered")
+	ErrAgentRevoked      = errors.New("agent is revoked")
+	ErrInvalid           = errors.New("invalid registry argument")
+	ErrUnreadable        = errors.New("federation registry unreadable")
+)
+
+// RegistryError is a refused registry operation. Its message is the
+// reference's where the reference has one.
+type RegistryError struct {
+	// Kind is one of the Err* values above.
+	Kind error
+	msg  string
+}
+
+// Error returns the message.
+func (e *RegistryError) Error() string { return e.msg }
+
+// Unwrap returns the kind, so errors.Is(err, ErrUnknownAgent) works.
+func (e *RegistryError) Unwrap() error { return e.Kind }
+
+func regErr(kind error, format string, args ...any) error {
+	return &RegistryError{Kind: kind, msg: fmt.Sprintf(format, args...)}
+}
+
+// Member is one registry row as it may be shown: never the token nor its
+// hash.
+type Member struct {
+	// ID is the agent id.
+	ID string
+	// Tier is the tier the member authenticates with.
+	Tier Tier
+	// TierName is the tier as stored; "" when the row has none.
+	TierName string
+	// Grants are the namespaces the member may read when quarantined.
+	Grants []string
+	// Revoked reports that the member's token no longer authenticates.
+	Revoked bool
+	// HasToken reports that a token hash is stored.
+	HasToken bool
+	// CreatedAt, RotatedAt and RevokedAt are the stored timestamps
+	// (%Y-%m-%dT%H:%M:%SZ), "" when absent.
+	CreatedAt, RotatedAt, RevokedAt string
+	// Problem, when set, says why the row does not mean what it seems to:
+	// a missing or unknown tier (it authenticates as quarantined) or an
+	// ill-formed id (it never authenticates).
+	Problem string
+}
+
+// stamp identifies one version of the registry file.
+type stamp struct {
+	present bool
+	mtime   int64
+	size    int64
+	ino     uint64
+}
+
+// Registry is the federation's member registry, the reference's
+// federation.yaml: one row per member with its tier, grants, revocation
+// flag and the SHA-256 of its token (the token itself is shown once and
+// never stored).
+//
+// Every call first checks whether the file changed on disk (by
+// modification time, size and inode) and reads it again if so, so a
+// running server sees a revocation made by another process on its next
+// call. A file that cannot be read or parsed fails closed: nobody
+// authenticates, Err reports why, and changes are refused so the file is
+// not overwritten.
+//
+// Changes are written atomically (a temporary file, fsync, rename, fsync
+// of the directory) while holding an exclusive lock on <path>.lock, and
+// each change re-reads the file under that lock, so concurrent writers in
+// any number of processes never lose each other's rows. (The reference
+// writes without a lock; a Python writer racing a Go one can still lose
+// a row.) The file is created with mode 0600, its directory with 0700.
+//
+// A Registry is safe for concurrent use.
+type Registry struct {
+	path string
+	now  func() time.Time
+
+	mu      sync.Mutex
+	checked bool
+	loaded  stamp
+	doc     *registryDoc // nil when err is set
+	err     error
+}
+
+// OpenRegistry returns the registry stored at path. Nothing is read until
+// the first call; a missing file is an empty registry.
+func OpenRegistry(path string) *Registry {
+	return &Registry{path: path, now: time.Now}
+}
+
+// Path returns the registry file's path.
+func (r *Registry) Path() string { return r.path }
+
+// current returns the registry as it is on disk now, re-reading the file
+// when it changed.
+func (r *Registry) current() (*registryDoc, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fi, err := os.Stat(r.path)
+	var now stamp
+	switch {
+	case err == nil:
+		now = stampOf(fi)
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		r.checked, r.doc, r.err = false, nil, r.unreadable(err)
+		return nil, r.err
+	}
+	if r.checked && now == r.loaded {
+		return r.doc, r.err
+	}
+	doc, st, err := readRegistry(r.path)
+	r.checked, r.loaded, r.doc, r.err = true, st, doc, nil
+	if err != nil {
+		r.doc, r.err = nil, r.unreadable(err)
+	}
+	return r.doc, r.err
+}
+
+func (r *Registry) unreadable(err error) error {
+	return regErr(ErrUnreadable, "federation registry %s: %v", r.path, err)
+}
+
+// readRegistry reads and parses the file, returning the stamp of exactly
+// the bytes it parsed. A missing file is an empty registry.
+func readRegistry(path string) (*registryDoc, stamp, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &registryDoc{}, stamp{}, nil
+	}
+	if err != nil {
+		return nil, stamp{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, stamp{}, err
+	}
+	st := stampOf(fi)
+	if !fi.Mode().IsRegular() {
+		return nil, st, errors.New("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxRegistryBytes+1))
+	if err != nil {
+		return nil, st, err
+	}
+	if len(data) > maxRegistryBytes {
+		return nil, st, fmt.Errorf("larger than %d bytes", maxRegistryBytes)
+	}
+	doc, err := parseRegistry(data)
+	return doc, st, err
+}
+
+// Err returns why the registry cannot be used, or nil. While it is
+// non-nil nobody authenticates.
+func (r *Registry) Err() error {
+	_, err := r.current()
+	return err
+}
+
+// Authenticate returns the member a bearer token belongs to, on the HTTP
+// transport. The SHA-256 of the token is compared with every row in
+// constant time, without stopping at a match. The empty token, unknown
+// tokens and revoked members never authenticate; neither does anyone
+// while the file is unreadable. Two differences from the reference, both
+// failing closed: a row with a missing or unknown tier authenticates as
+// quarantined (the reference makes a tierless row trusted), and a row
+// whose id is not a well-formed agent id, or whose hash is shared by
+// another active row, does not authenticate at all.
+func (r *Registry) Authenticate(token string) (Caller, bool) {
+	if token == "" {
+		return Caller{}, false
+	}
+	doc, err := r.current()
+	if err != nil {
+		return Caller{}, false
+	}
+	sum := sha256.Sum256([]byte(token))
+	presented := []byte(hex.EncodeToString(sum[:]))
+	var match *row
+	matches := 0
+	for _, rw := range doc.rows {
+		equal := subtle.ConstantTimeCompare(presented, []byte(rw.tokenHash)) == 1
+		if equal && !rw.revoked && ValidAgentID(rw.id) {
+			match = rw
+			matches++
+		}
+	}
+	if matches != 1 {
+		return Caller{}, false
+	}
+	return Caller{ID: match.id, Tier: match.tier, Grants: slices.Clone(match.grants), Transport: HTTP}, true
+}
+
+// IsConfigured reports whether any member was ever registered, even if
+// all are revoked. An HTTP server uses it to tell "auth never set up"
+// from "your token is invalid". An unreadable registry is not configured.
+func (r *Registry) IsConfigured() bool {
+	doc, err := r.current()
+	return err == nil && len(doc.rows) > 0
+}
+
+// HasActiveAgents reports whether some member could authenticate: it has
+// a token hash, is not revoked and has a well-formed id.
+func (r *Registry) HasActiveAgents() bool {
+	doc, err := r.current()
+	if err != nil {
+		return false
+	}
+	for _, rw := range doc.rows {
+		if rw.tokenHash != "" && !rw.revoked && ValidAgentID(rw.id) {
+			return true
+		}
+	}
+	return false
+}
+
+// List returns every member sorted by id, without token material.
+func (r *Registry) List() ([]Member, error) {
+	doc, err := r.current()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Member, 0, len(doc.rows))
+	for _, rw := range doc.rows {
+		m := Member{
+			ID:        rw.id,
+			Tier:      rw.tier,
+			TierName:  rw.tierName,
+			Grants:    slices.Clone(rw.grants),
+			Revoked:   rw.revoked,
+			HasToken:  rw.tokenHash != "",
+			CreatedAt: stampText(rw.raw.Value(keyCreated)),
+			RotatedAt: stampText(rw.raw.Value(keyRotated)),
+			RevokedAt: stampText(rw.raw.Value(keyRevokedAt)),
+		}
+		switch {
+		case !ValidAgentID(rw.id):
+			m.Problem = "the id is not a well-formed agent id, so the member never authenticates"
+		case rw.tierName == "":
+			m.Problem = "the row has no tier, so the member authenticates as quarantined"
+		case rw.tierName != "trusted" && rw.tierName != "quarantined":
+			m.Problem = "unknown tier " + pyfmt.Quote(rw.tierName) + ", so the member authenticates as quarantined"
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func stampText(v any) string {
+	if v == nil {
+		return ""
+	}
+	return yaml11.Str(v)
+}
+
+// newToken returns a fresh member token: TokenPrefix and 48 lowercase hex
+// digits (24 random bytes), like the reference's secrets.token_hex(24).
+func newToken() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b) // never fails; the runtime aborts instead
+	return TokenPrefix + hex.EncodeToString(b)
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func (r *Registry) timestamp() string {
+	now := time.Now
+	if r.now != nil {
+		now = r.now
+	}
+	return now().UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// tierArg checks a tier given to Add or SetTier: only trusted and
+// quarantined can be stored.
+func tierArg(t Tier) error {
+	if t != TierTrusted && t != TierQuarantined {
+		name := t.String()
+		if t > TierOperator {
+			name = fmt.Sprintf("Tier(%d)", t)
+		}
+		return regErr(ErrInvalid, "invalid tier %s: must be one of ('trusted', 'quarantined')", pyfmt.Quote(name))
+	}
+	return nil
+}
+
+// ParseTier reads a tier name given on a command line: trusted or
+// quarantined, with the reference's message otherwise. The operator tier
+// cannot be given to a member.
+func ParseTier(name string) (Tier, error) {
+	switch name {
+	case "trusted":
+		return TierTrusted, nil
+	case "quarantined":
+		return TierQuarantined, nil
+	}
+	return 0, regErr(ErrInvalid, "invalid tier %s: must be one of ('trusted', 'quarantined')", pyfmt.Quote(name))
+}
+
+// reservedIDs are the caller ids the server gives its own callers; a
+// member with one of them would be indistinguishable in the audit trail.
+var reservedIDs = []string{OperatorID, UnidentifiedID}
+
+// Add registers a member and returns its token, which is stored only as a
+// hash and must be shown to the operator once. A revoked member of the
+// same id is replaced; an active one is refused. Unlike the reference,
+// the grants are checked like Grant checks them, duplicates are dropped,
+// and the ids "operator" and "unknown" are refused.
+func (r *Registry) Add(id string, tier Tier, grants []string) (string, error) {
+	if !ValidAgentID(id) {
+		return "", regErr(ErrInvalid, "invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$", pyfmt.Quote(id))
+	}
+	if slices.Contains(reservedIDs, id) {
+		return "", regErr(ErrInvalid, "agent_id %s is reserved for the server's own callers", pyfmt.Quote(id))
+	}
+	if err := tierArg(tier); err != nil {
+		return "", err
+	}
+	list := make([]any, 0, len(grants))
+	for _, ns := range grants {
+		if !ValidAgentID(ns) {
+			return "", regErr(ErrInvalid, "invalid namespace %s", pyfmt.Quote(ns))
+		}
+		if !slices.Contains(list, any(ns)) {
+			list = append(list, ns)
+		}
+	}
+	token := newToken()
+	err := r.update(func(doc *registryDoc) error {
+		old := doc.find(id)
+		if old != nil && !old.revoked {
+			return regErr(ErrAlreadyRegistered, "agent %s already registered; use `bourdon registry rotate` for a new token or `bourdon registry revoke` first", pyfmt.Quote(id))
+		}
+		raw := yaml11.NewMap(5)
+		raw.Set(keyTier, tier.String())
+		raw.Set(keyToken, hashToken(token))
+		raw.Set(keyCreated, r.timestamp())
+		raw.Set(keyRevoked, false)
+		raw.Set(keyGrants, list)
+		if old != nil {
+			old.raw = raw
+			return old.check()
+		}
+		nr := &row{id: id, raw: raw}
+		doc.rows = append(doc.rows, nr)
+		return nr.check()
+	})
+	if err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+// Rotate gives a member a new token, keeping its tier and grants, and
+// returns it. The old token stops authenticating. A revoked member is
+// refused: re-add it instead.
+func (r *Registry) Rotate(id string) (string, error) {
+	token := newToken()
+	err := r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		if rw.revoked {
+			return regErr(ErrAgentRevoked, "agent %s is revoked; re-add it instead", pyfmt.Quote(id))
+		}
+		rw.raw.Set(keyToken, hashToken(token))
+		rw.raw.Set(keyRotated, r.timestamp())
+		return rw.check()
+	})
+	if err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+// Revoke makes a member's token stop authenticating, from the next call
+// of any process on. The row, and the member's audit history, remain.
+func (r *Registry) Revoke(id string) error {
+	return r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		rw.raw.Set(keyRevoked, true)
+		rw.raw.Set(keyRevokedAt, r.timestamp())
+		return rw.check()
+	})
+}
+
+// SetTier changes a member's tier (trusted or quarantined).
+func (r *Registry) SetTier(id string, tier Tier) error {
+	if err := tierArg(tier); err != nil {
+		return err
+	}
+	return r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		rw.raw.Set(keyTier, tier.String())
+		return rw.check()
+	})
+}
+
+// Grant lets a member read one more namespace while quarantined. The
+// namespace must be a well-formed agent id (so peer-tagged names can never
+// be granted); granting it twice changes nothing.
+func (r *Registry) Grant(id, namespace string) error {
+	if !ValidAgentID(namespace) {
+		return regErr(ErrInvalid, "invalid namespace %s", pyfmt.Quote(namespace))
+	}
+	return r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		list := grantList(rw)
+		if !slices.Contains(list, any(namespace)) {
+			list = append(list, namespace)
+		}
+		rw.raw.Set(keyGrants, list)
+		return rw.check()
+	})
+}
+
+// Ungrant removes a namespace from a member's grants; removing one it
+// does not have changes nothing.
+func (r *Registry) Ungrant(id, namespace string) error {
+	return r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		list := slices.DeleteFunc(grantList(rw), func(v any) bool { return v == any(namespace) })
+		rw.raw.Set(keyGrants, list)
+		return rw.check()
+	})
+}
+
+// grantList returns a fresh copy of a row's grants.
+func grantList(rw *row) []any {
+	list := make([]any, 0, len(rw.grants)+1)
+	for _, g := range rw.grants {
+		list = append(list, g)
+	}
+	return list
+}
+
+func require(doc *registryDoc, id string) (*row, error) {
+	rw := doc.find(id)
+	if rw == nil {
+		return nil, regErr(ErrUnknownAgent, "unknown agent %s", pyfmt.Quote(id))
+	}
+	return rw, nil
+}
+
+// update applies change to the registry as it is on disk, under the
+// cross-process lock, and writes the result atomically. A change that
+// fails leaves the file untouched; an unreadable file is never replaced.
+func (r *Registry) update(change func(*registryDoc) error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	dir := filepath.Dir(r.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	unlock, err := fsutil.Lock(context.Background(), r.path+".lock")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	doc, st, err := readRegistry(r.path)
+	if err != nil {
+		r.checked, r.loaded, r.doc, r.err = true, st, nil, r.unreadable(err)
+		return regErr(ErrUnreadable, "federation registry %s: %v; fix or remove it before changing it", r.path, err)
+	}
+	// doc is a fresh parse, never the cached document Authenticate may be
+	// reading. Until it is written, the cache is marked stale.
+	r.checked = false
+	if err := change(doc); err != nil {
+		return err
+	}
+	data, err := doc.encode()
+	if err != nil {
+		return err
+	}
+	st, err = writeAtomic(r.path, data)
+	if err != nil {
+		return err
+	}
+	r.checked, r.loaded, r.doc, r.err = true, st, doc, nil
+	return nil
+}
+
+// writeAtomic replaces path with data (see fsutil.WriteAtomic) and
+// returns the stamp of the written file.
+func writeAtomic(path string, data []byte) (stamp, error) {
+	if err := fsutil.WriteAtomic(path, data, 0o600); err != nil {
+		return stamp{}, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return stamp{}, err
+	}
+	return stampOf(fi), nil
+}
+
+// syncDir flushes a directory entry change to disk, where the platform
+// allows it (best effort: the rename has happened either way).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}

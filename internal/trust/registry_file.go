@@ -1,0 +1,177 @@
+package trust
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/yaml11"
+)
+
+// agentIDPattern is what agent ids and granted namespaces must match, as
+// in the reference. Go's $ matches only at the very end, where Python's
+// re.match also accepted one trailing newline.
+var agentIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// ValidAgentID reports whether id is a well-formed agent id (and so a
+// namespace that can be granted): lowercase letters, digits, '_' and '-',
+// not starting with '_' or '-'.
+func ValidAgentID(id string) bool { return agentIDPattern.MatchString(id) }
+
+// The keys of a registry row, as the reference names them.
+const (
+	keyTier      = "tier"
+	keyToken     = "token_sha256"
+	keyCreated   = "created_at"
+	keyRotated   = "rotated_at"
+	keyRevoked   = "revoked"
+	keyRevokedAt = "revoked_at"
+	keyGrants    = "grants"
+)
+
+// row is one member of the registry: the mapping as read from the file,
+// kept whole so that keys this package does not know survive a rewrite,
+// plus the checked view of the keys it does know.
+type row struct {
+	id  string
+	raw *yaml11.Map
+
+	tierName  string // "" when the key is missing or null
+	tier      Tier   // TierTrusted or TierQuarantined; a missing or unknown name is TierQuarantined
+	tokenHash string // "" when missing or null
+	grants    []string
+	revoked   bool
+}
+
+// registryDoc is the parsed file: the members in file order.
+type registryDoc struct {
+	rows []*row
+}
+
+// parseRegistry reads a federation.yaml document. Python's reading is the
+// model: an empty document or a null agents key is an empty registry. Any
+// content whose shape the reference would choke on, or could only read by
+// accident (a row that is not a mapping, a tier, hash or grant that is not
+// a string, a revoked flag that is not a boolean), makes the whole file
+// invalid, so that nobody authenticates off it.
+func parseRegistry(data []byte) (*registryDoc, error) {
+	v, err := yaml11.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	doc := &registryDoc{}
+	if v == nil {
+		return doc, nil
+	}
+	top, ok := v.(*yaml11.Map)
+	if !ok {
+		return nil, fmt.Errorf("the document is not a mapping")
+	}
+	agents := top.Value("agents")
+	if agents == nil {
+		return doc, nil
+	}
+	am, ok := agents.(*yaml11.Map)
+	if !ok {
+		return nil, fmt.Errorf("agents is not a mapping")
+	}
+	// A repeated key has already been resolved as Python does: the last
+	// one wins.
+	for _, e := range am.Entries() {
+		rm, ok := e.Value.(*yaml11.Map)
+		if !ok {
+			return nil, fmt.Errorf("agent %s: the row is not a mapping", pyfmt.Quote(e.Key))
+		}
+		r := &row{id: e.Key, raw: rm.Clone()}
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("agent %s: %w", pyfmt.Quote(e.Key), err)
+		}
+		doc.rows = append(doc.rows, r)
+	}
+	return doc, nil
+}
+
+// check derives the typed view of r from its raw mapping.
+func (r *row) check() error {
+	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked = "", TierQuarantined, "", nil, false
+	switch t := r.raw.Value(keyTier).(type) {
+	case nil:
+	case string:
+		r.tierName = t
+		if t == "trusted" {
+			r.tier = TierTrusted
+		}
+	default:
+		return fmt.Errorf("%s is not a string", keyTier)
+	}
+	switch h := r.raw.Value(keyToken).(type) {
+	case nil:
+	case string:
+		r.tokenHash = h
+	default:
+		return fmt.Errorf("%s is not a string", keyToken)
+	}
+	switch g := r.raw.Value(keyGrants).(type) {
+	case nil:
+	case []any:
+		r.grants = make([]string, 0, len(g))
+		for _, item := range g {
+			s, ok := item.(string)
+			if !ok {
+				return fmt.Errorf("%s holds a value that is not a string", keyGrants)
+			}
+			r.grants = append(r.grants, s)
+		}
+	default:
+		return fmt.Errorf("%s is not a list", keyGrants)
+	}
+	switch b := r.raw.Value(keyRevoked).(type) {
+	case nil:
+	case bool:
+		r.revoked = b
+	default:
+		return fmt.Errorf("%s is not a boolean", keyRevoked)
+	}
+	return nil
+}
+
+// encode writes the registry the way the reference does,
+// yaml.safe_dump({"version": 1, "agents": ...}, sort_keys=True): every
+// mapping, nested ones included, with sorted keys.
+func (d *registryDoc) encode() ([]byte, error) {
+	agents := make(map[string]any, len(d.rows))
+	for _, r := range d.rows {
+		agents[r.id] = sortedDeep(r.raw)
+	}
+	return yaml11.Encode(map[string]any{"version": 1, "agents": agents})
+}
+
+// sortedDeep turns every *yaml11.Map inside v into a map[string]any, which
+// yaml11.Encode writes with sorted keys.
+func sortedDeep(v any) any {
+	switch x := v.(type) {
+	case *yaml11.Map:
+		m := make(map[string]any, x.Len())
+		for _, e := range x.Entries() {
+			m[e.Key] = sortedDeep(e.Value)
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = sortedDeep(item)
+		}
+		return out
+	}
+	return v
+}
+
+// find returns the row of id, or nil.
+func (d *registryDoc) find(id string) *row {
+	for _, r := range d.rows {
+		if r.id == id {
+			return r
+		}
+	}
+	return nil
+}
