@@ -44,7 +44,7 @@ func coldLoad(dir string) (*loaded, error) {
 	}
 	t1 := time.Now()
 	store := federation.New(lib)
-	store.ListAgents()
+	store.ListAgents(nil)
 	ld := &loaded{lib: lib, store: store, open: t1.Sub(t0), index: time.Since(t1)}
 	snap := store.Snapshot()
 	if snap.Len() == 0 {
@@ -164,7 +164,7 @@ func timeLoop(d time.Duration, call func(i int)) []time.Duration {
 
 // findEntityCall looks up names[i] in turn.
 func findEntityCall(s *federation.Store, names []string) func(int) {
-	return func(i int) { s.FindEntity(names[i%len(names)], level) }
+	return func(i int) { s.FindEntity(names[i%len(names)], level, nil) }
 }
 
 // listRecentWorkCall returns a call that reads the first page of 20
@@ -201,7 +201,7 @@ func reload(dir string, n int) ([]time.Duration, error) {
 	}
 	defer lib.Close()
 	store := federation.New(lib)
-	ids := store.ListAgents()
+	ids := store.ListAgents(nil)
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("the scratch copy holds no agents")
 	}
@@ -223,7 +223,7 @@ func reload(dir string, n int) ([]time.Duration, error) {
 			return nil, err
 		}
 		t0 := time.Now()
-		got := store.FindEntity(name, visibility.Private)
+		got := store.FindEntity(name, visibility.Private, nil)
 		samples = append(samples, time.Since(t0))
 		if len(got) != 1 || !slices.Contains(got[0].Agents, agent.ID) {
 			return nil, fmt.Errorf("rewrite %d of %s was not picked up by the next query", i, agent.File)

@@ -30,6 +30,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "bourdon")
+	// The servers started by the tests must not read or write the real
+	// ~/.bourdon: their registry and audit log default to these paths.
+	os.Setenv("BOURDON_FEDERATION_CONFIG", filepath.Join(dir, "federation.yaml"))
+	os.Setenv("BOURDON_AUDIT_PATH", filepath.Join(dir, "audit.jsonl"))
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
@@ -62,6 +66,10 @@ var toolCalls = []struct {
 	{"export_agents", map[string]any{}, "agents"},
 	{"reload_library", map[string]any{}, "files"},
 	{"prepare_recognition_context", map[string]any{"prompt": "what about Bourdon"}, "prompt_context"},
+	{"describe_caller", map[string]any{}, "tier"},
+	{"list_memory_versions", map[string]any{"agent_id": "codex"}, "versions"},
+	{"explain_memory_change", map[string]any{"agent_id": "codex", "digest": "0123abcd"}, "found"},
+	{"rollback_agent_memory", map[string]any{"agent_id": "codex", "version_id": "nope"}, "error"},
 }
 
 // exercise calls every tool and reads every resource through cs.
@@ -192,14 +200,14 @@ func (s *server) stop(t *testing.T) {
 }
 
 func TestHTTP(t *testing.T) {
-	s := startHTTP(t, "--library", seedLibrary(t))
+	s := startHTTP(t, "--library", seedLibrary(t), "--allow-unauthenticated")
 	exercise(t, s.connect(t))
 	s.stop(t)
 }
 
 func TestHTTPSeesManifestChangesWithoutRestart(t *testing.T) {
 	lib := seedLibrary(t)
-	s := startHTTP(t, "--library", lib)
+	s := startHTTP(t, "--library", lib, "--allow-unauthenticated")
 	cs := s.connect(t)
 	manifest := "spec_version: '0.1'\nagent: {id: cursor, type: code-assistant}\nlast_updated: '2026-06-30T00:00:00+00:00'\nknown_entities:\n- {name: Fresh Thing, summary: written by another process}\n"
 	if err := os.WriteFile(filepath.Join(lib, "agents", "cursor.l5.yaml"), []byte(manifest), 0o644); err != nil {
@@ -245,9 +253,15 @@ func TestDemo(t *testing.T) {
 }
 
 func TestRefusesNonLoopbackHTTPWithoutAuth(t *testing.T) {
-	out, err := exec.Command(binary, "serve", "--transport", "http", "--host", "0.0.0.0", "--library", t.TempDir()).CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "refusing to serve HTTP on 0.0.0.0") {
-		t.Errorf("non-loopback bind: err=%v output=%s", err, out)
+	for args, want := range map[string]string{
+		"--host 0.0.0.0":                         `refusing to start: bind "0.0.0.0" is network-reachable but no auth is configured`,
+		"--host 0.0.0.0 --allow-unauthenticated": `refusing to start: --allow-unauthenticated with non-loopback bind "0.0.0.0"`,
+	} {
+		cmd := exec.Command(binary, append([]string{"serve", "--transport", "http", "--library", t.TempDir(), "--registry", filepath.Join(t.TempDir(), "none.yaml")}, strings.Fields(args)...)...)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), want) {
+			t.Errorf("%s: err=%v output=%s", args, err, out)
+		}
 	}
 }
 

@@ -52,7 +52,7 @@ func BenchmarkToolCallStdio(b *testing.B) {
 func BenchmarkToolCallHTTP(b *testing.B) {
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
 		b.Run(version, func(b *testing.B) {
-			s := startHTTP(b, "--library", seedLibrary(b), "--quiet")
+			s := startHTTP(b, "--library", seedLibrary(b), "--quiet", "--allow-unauthenticated")
 			client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 			cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: s.url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
@@ -68,7 +68,7 @@ func BenchmarkToolCallHTTP(b *testing.B) {
 // one server process and reports how much its resident memory grew per
 // session (2026-07-28 is stateless and holds nothing between requests).
 func BenchmarkIdleSessionMemory(b *testing.B) {
-	s := startHTTP(b, "--library", seedLibrary(b), "--quiet")
+	s := startHTTP(b, "--library", seedLibrary(b), "--quiet", "--allow-unauthenticated")
 	ctx := context.Background()
 	warm := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	if cs, err := warm.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}); err == nil {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -16,23 +17,28 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/demo"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
 type serveFlags struct {
-	library   string
-	transport string
-	host      string
-	port      int
-	demo      bool
-	quiet     bool
-	maxBody   int64
-	origins   []string
+	library       string
+	transport     string
+	host          string
+	port          int
+	demo          bool
+	quiet         bool
+	maxBody       int64
+	origins       []string
+	registry      string
+	auditLog      string
+	allowUnauthed bool
 }
 
 func newServeCommand() *cobra.Command {
@@ -43,13 +49,15 @@ func newServeCommand() *cobra.Command {
 		Long: `Serve the library over MCP.
 
 With --transport stdio (the default) an MCP client starts bourdon and talks to
-it over stdin/stdout. With --transport http the server listens on
-http://HOST:PORT/mcp. Until bearer tokens are configured, HTTP binds only to
-a loopback address.
+it over stdin/stdout, as the operator. With --transport http the server
+listens on http://HOST:PORT/mcp and identifies callers by bearer token
+(bourdon registry add); without any token configured it answers 503, and it
+refuses to bind a non-loopback address. --allow-unauthenticated makes every
+HTTP caller the operator, on loopback only.
 
 --demo serves a small demo library from a temporary directory (deleted on
-exit) over HTTP unless --transport says otherwise; it never touches your
-library.`,
+exit) over HTTP without authentication unless --transport says otherwise; it
+never touches your library, registry or audit log.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.demo && !cmd.Flags().Changed("transport") {
@@ -58,6 +66,8 @@ library.`,
 			return runServe(cmd.Context(), f, cmd.ErrOrStderr())
 		},
 	}
+	registryPath, _ := trust.DefaultRegistryPath()
+	auditPath, _ := trust.DefaultAuditPath()
 	cmd.Flags().StringVar(&f.library, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
 	cmd.Flags().StringVar(&f.transport, "transport", "stdio", "stdio or http")
 	cmd.Flags().StringVar(&f.host, "host", "127.0.0.1", "HTTP address to bind")
@@ -66,6 +76,9 @@ library.`,
 	cmd.Flags().BoolVar(&f.quiet, "quiet", false, "log only warnings and errors")
 	cmd.Flags().Int64Var(&f.maxBody, "max-request-bytes", mcphttp.DefaultMaxBodyBytes, "largest HTTP request body accepted (larger ones get 413)")
 	cmd.Flags().StringSliceVar(&f.origins, "allowed-origin", nil, "browser origin (scheme://host:port) allowed to call the HTTP endpoint, besides loopback ones; repeatable")
+	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
+	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
+	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
 	return cmd
 }
 
@@ -85,9 +98,6 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if f.transport != "stdio" && f.transport != "http" {
 		return fmt.Errorf("--transport must be stdio or http, not %q", f.transport)
 	}
-	if f.transport == "http" && !mcphttp.IsLoopbackHost(f.host) {
-		return fmt.Errorf("refusing to serve HTTP on %s without authentication: bind a loopback address (127.0.0.1, ::1, localhost)", f.host)
-	}
 	envLevel, envSet, err := visibility.FromEnv()
 	if err != nil {
 		log.Warn(err.Error())
@@ -103,6 +113,17 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 			return err
 		}
 		root = dir
+		f.registry = filepath.Join(dir, "federation.yaml")
+		f.auditLog = filepath.Join(dir, "audit.jsonl")
+		if f.transport == "http" {
+			f.allowUnauthed = true
+		}
+	}
+	var auth *mcphttp.Auth
+	if f.transport == "http" {
+		if auth, err = httpAuth(f, log); err != nil {
+			return err
+		}
 	}
 	lib, err := library.Open(root, log)
 	if err != nil {
@@ -110,7 +131,12 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	defer lib.Close()
 	snap := lib.Snapshot()
-	opts := mcpserver.Options{Version: buildVersion(), Logger: log}
+	opts := mcpserver.Options{
+		Version: buildVersion(),
+		Logger:  log,
+		Audit:   trust.OpenAudit(f.auditLog),
+		Writer:  commit.New(lib.Root()),
+	}
 	if envSet {
 		opts.DefaultAccess = &envLevel
 	}
@@ -123,31 +149,62 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stderr, ")")
 	if f.transport == "stdio" {
-		fmt.Fprintln(stderr, `transport: stdio. MCP client config: {"command": "bourdon", "args": ["serve"]}`)
+		fmt.Fprintln(stderr, `transport: stdio, caller: operator. MCP client config: {"command": "bourdon", "args": ["serve"]}`)
 		err := srv.Run(ctx, &mcp.StdioTransport{})
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 			return nil
 		}
 		return err
 	}
-	return serveHTTP(ctx, srv, f, stderr, log)
+	return serveHTTP(ctx, srv, f, auth, stderr, log)
 }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, stderr io.Writer, log *slog.Logger) error {
+// httpAuth applies the bind contract of the reference and returns how HTTP
+// callers are identified (nil: everyone is the operator).
+//
+//	loopback, no --allow-unauthenticated: bearer tokens (503 while none is configured)
+//	loopback, --allow-unauthenticated:    every caller is the operator
+//	other address, tokens configured:     bearer tokens
+//	other address, no tokens:             refuse to start
+//	other address, --allow-unauthenticated: refuse to start
+func httpAuth(f serveFlags, log *slog.Logger) (*mcphttp.Auth, error) {
+	loopback := mcphttp.IsLoopbackHost(f.host)
+	if f.allowUnauthed {
+		if !loopback {
+			return nil, fmt.Errorf("refusing to start: --allow-unauthenticated with non-loopback bind %q; bind 127.0.0.1, or register callers with `bourdon registry add` and drop the flag", f.host)
+		}
+		log.Warn("HTTP without authentication: every caller is the operator", "host", f.host)
+		return nil, nil
+	}
+	auth := &mcphttp.Auth{Registry: trust.OpenRegistry(f.registry), LegacyToken: os.Getenv(trust.LegacyTokenEnv)}
+	if err := auth.Registry.Err(); err != nil {
+		log.Warn("the federation registry cannot be read; no registered caller can authenticate until it is fixed", "err", err)
+	}
+	if !loopback && !auth.Configured() {
+		return nil, fmt.Errorf("refusing to start: bind %q is network-reachable but no auth is configured; register a caller with `bourdon registry add`, set %s, or bind 127.0.0.1", f.host, trust.LegacyTokenEnv)
+	}
+	return auth, nil
+}
+
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *mcphttp.Auth, stderr io.Writer, log *slog.Logger) error {
 	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
-	fmt.Fprintf(stderr, "transport: streamable HTTP on %s (loopback only, no authentication)\n", url)
+	mode := "bearer tokens from " + f.registry
+	if auth == nil {
+		mode = "no authentication, every caller is the operator"
+	}
+	fmt.Fprintf(stderr, "transport: streamable HTTP on %s (%s)\n", url, mode)
 	fmt.Fprintf(stderr, "connect:   claude mcp add --transport http bourdon %s\n", url)
 	fmt.Fprintf(stderr, "           or any MCP client: {\"type\": \"http\", \"url\": %q}\n", url)
 	if f.demo {
 		fmt.Fprintln(stderr, "demo:      try find_entity {\"name\": \"Payments API\"} or list_recent_work {\"access_level\": \"team\"}; Ctrl-C stops and deletes the demo library")
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Logger: log}))
+	mux.Handle("/mcp", mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}))
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -102,7 +102,7 @@ func openBenchStore(b *testing.B, dir string) *Store {
 	b.Cleanup(func() { lib.Close() })
 	s := New(lib)
 	s.Now = func() time.Time { return benchToday }
-	s.ListAgents() // load and index before the timer starts
+	s.ListAgents(nil) // load and index before the timer starts
 	return s
 }
 
@@ -168,7 +168,7 @@ func BenchmarkColdLoad(b *testing.B) {
 		t1 := time.Now()
 		s := New(lib)
 		s.Now = func() time.Time { return benchToday }
-		if n := len(s.ListAgents()); n != libgen.Benchmark.Agents {
+		if n := len(s.ListAgents(nil)); n != libgen.Benchmark.Agents {
 			b.Fatalf("loaded %d agents, want %d", n, libgen.Benchmark.Agents)
 		}
 		t2 := time.Now()
@@ -213,7 +213,7 @@ func BenchmarkReloadOneManifest(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		got = s.FindEntity(name, visibility.Private)
+		got = s.FindEntity(name, visibility.Private, nil)
 	}
 	if len(got) != 1 {
 		b.Fatalf("revision %d: find_entity returned %d matches, want 1", rev, len(got))
@@ -278,7 +278,7 @@ func BenchmarkFindEntity(b *testing.B) {
 		name := sharedName(s)
 		var got []EntityMatch
 		for b.Loop() {
-			got = s.FindEntity(name, visibility.Team)
+			got = s.FindEntity(name, visibility.Team, nil)
 		}
 		if len(got) == 0 {
 			b.Fatalf("no match for %q", name)
@@ -289,7 +289,7 @@ func BenchmarkFindEntity(b *testing.B) {
 		names := allNames(s)
 		i, matched := 0, 0
 		for b.Loop() {
-			got := s.FindEntity(names[i%len(names)], visibility.Team)
+			got := s.FindEntity(names[i%len(names)], visibility.Team, nil)
 			i++
 			matched += len(got)
 		}

@@ -30,7 +30,7 @@ func TestDecisionUnknownVisibilityFailsClosed(t *testing.T) {
 		{"Unset", visibility.Public, 1},
 		{"Shouty", visibility.Public, 0}, {"Shouty", visibility.Team, 1},
 	} {
-		if got := len(s.FindEntity(c.name, c.level)); got != c.want {
+		if got := len(s.FindEntity(c.name, c.level, nil)); got != c.want {
 			t.Errorf("%s at %v: %d matches, want %d", c.name, c.level, got, c.want)
 		}
 	}
@@ -42,11 +42,11 @@ func TestDecisionScalarListsAreOneItemLists(t *testing.T) {
 		"known_entities", []any{row("name", "ILTT", "aliases", "If Lift", "tags", "infra")},
 		"recent_sessions", []any{row("date", "2026-06-20", "project_focus", "Bourdon", "key_actions", "shipped")})
 	s := openStore(t, dir, june30)
-	m := s.FindEntity("if lift", visibility.Public)
+	m := s.FindEntity("if lift", visibility.Public, nil)
 	if len(m) != 1 || !slices.Equal(m[0].Tags, []string{"infra"}) {
 		t.Errorf("scalar alias/tags: %+v", m)
 	}
-	if len(s.FindEntity("i", visibility.Public)) != 0 {
+	if len(s.FindEntity("i", visibility.Public, nil)) != 0 {
 		t.Error("a scalar alias must not be split into characters")
 	}
 	since := "2026-06-01"

@@ -20,11 +20,15 @@ type EntityMatch struct {
 // visited in id order and entities in file order; entities are grouped by
 // their exact (trimmed) name, so "ILTT" and "iltt" are two matches, as in
 // the reference.
-func (s *Store) FindEntity(name string, level visibility.Level) []EntityMatch {
-	return s.current().findEntity(name, level)
+//
+// Only agents reader accepts contribute (nil accepts every agent), so a
+// caller sees nothing, not even types or tags, from namespaces it may not
+// read.
+func (s *Store) FindEntity(name string, level visibility.Level, reader Reader) []EntityMatch {
+	return s.current().findEntity(name, level, reader)
 }
 
-func (v *view) findEntity(name string, level visibility.Level) []EntityMatch {
+func (v *view) findEntity(name string, level visibility.Level, reader Reader) []EntityMatch {
 	key := Key(name)
 	if key == "" {
 		return []EntityMatch{}
@@ -32,7 +36,7 @@ func (v *view) findEntity(name string, level visibility.Level) []EntityMatch {
 	postings := v.names[key]
 	out := []EntityMatch{}
 	for _, h := range postings {
-		if !visibility.Visible(h.ai.m.Entities[h.pos].Visibility, level) {
+		if !visibility.Visible(h.ai.m.Entities[h.pos].Visibility, level) || !reader.may(h.ai.id) {
 			continue
 		}
 		e := &h.ai.m.Entities[h.pos]
@@ -65,8 +69,8 @@ func (v *view) findEntity(name string, level visibility.Level) []EntityMatch {
 
 // QueryAgentMemory returns the matches of FindEntity(topic) that the given
 // agent contributes to. An unknown agent has no matches.
-func (s *Store) QueryAgentMemory(agent, topic string, level visibility.Level) []EntityMatch {
-	all := s.FindEntity(topic, level)
+func (s *Store) QueryAgentMemory(agent, topic string, level visibility.Level, reader Reader) []EntityMatch {
+	all := s.FindEntity(topic, level, reader)
 	out := all[:0]
 	for _, m := range all {
 		for _, a := range m.Agents {

@@ -69,9 +69,9 @@ func LocalName() string {
 // ExportAgents describes the local agents (never peers') for a caller
 // whose sessions may be shown up to level egress: trusted callers get team,
 // others public. A session without a visibility counts as team here, as in
-// the reference. Text fields are redacted; agents are ordered by
-// last_updated, newest first.
-func (s *Store) ExportAgents(machine string, egress visibility.Level) ExportEnvelope {
+// the reference. Only agents reader may read are listed. Text fields are
+// redacted; agents are ordered by last_updated, newest first.
+func (s *Store) ExportAgents(machine string, egress visibility.Level, reader Reader) ExportEnvelope {
 	v := s.current()
 	env := ExportEnvelope{
 		Schema:        AgentsSchema,
@@ -80,9 +80,14 @@ func (s *Store) ExportAgents(machine string, egress visibility.Level) ExportEnve
 		Agents:        []AgentSummary{},
 	}
 	for _, ai := range v.agents {
-		env.Agents = append(env.Agents, summarize(ai, machine, egress))
+		if reader.may(ai.id) {
+			env.Agents = append(env.Agents, summarize(ai, machine, egress))
+		}
 	}
 	for _, b := range v.snap.Broken() {
+		if reader != nil {
+			break // unreadable files name no agent a restricted caller was granted
+		}
 		stem := strings.TrimSuffix(filepath.Base(b.File), ".l5.yaml")
 		msg := b.Message
 		env.Agents = append(env.Agents, AgentSummary{ID: stem, RecentActivity: []Activity{}, ParseError: &msg, Source: machine, SourceKind: "local"})

@@ -113,10 +113,11 @@ func (v *view) sortedKeys() []string {
 }
 
 // EntityNames returns up to max entity names visible at level whose name
-// or alias starts with prefix (case and surrounding space ignored), in
+// or alias starts with prefix (case and surrounding space ignored), among
+// the agents reader may read, in
 // order, and how many there are in all. Each name is given as its first
 // visible entity writes it.
-func (s *Store) EntityNames(prefix string, level visibility.Level, max int) ([]string, int) {
+func (s *Store) EntityNames(prefix string, level visibility.Level, max int, reader Reader) ([]string, int) {
 	v := s.current()
 	keys := v.sortedKeys()
 	p := Key(prefix)
@@ -125,7 +126,7 @@ func (s *Store) EntityNames(prefix string, level visibility.Level, max int) ([]s
 	total := 0
 	for ; i < len(keys) && strings.HasPrefix(keys[i], p); i++ {
 		for _, h := range v.names[keys[i]] {
-			if visibility.Visible(h.ai.m.Entities[h.pos].Visibility, level) {
+			if visibility.Visible(h.ai.m.Entities[h.pos].Visibility, level) && reader.may(h.ai.id) {
 				total++
 				if len(out) < max {
 					out = append(out, h.ai.display[h.pos])

@@ -32,6 +32,9 @@ type PageQuery struct {
 	// Cursor is the next_cursor of the previous page; nil or "" starts
 	// at the first row.
 	Cursor *string
+	// Reader limits the rows to agents the caller may read. It applies
+	// before pagination, so pages are full and counts reveal nothing.
+	Reader Reader
 }
 
 // Page is one page of rows, newest first.
@@ -135,6 +138,9 @@ func (s *Store) paginate(v *view, q PageQuery, kind dated) ([]rowRef, *string, b
 	}
 	h := make(mergeHeap, 0, len(agents))
 	for rank, ai := range agents {
+		if !q.Reader.may(ai.id) {
+			continue
+		}
 		st := &stream{ai: ai, rank: rank, order: kind.order(ai)}
 		if st.advance(kind, &w, q.Level) {
 			h = append(h, st)

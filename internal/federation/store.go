@@ -163,9 +163,21 @@ func newestFirst(n int, date func(int) string) []int {
 // lower case.
 func Key(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// ListAgents returns the ids of the local agents, sorted.
-func (s *Store) ListAgents() []string {
-	return slices.Clone(s.current().snap.IDs())
+// Reader says which agents' rows a caller may read; a nil Reader may read
+// every agent.
+type Reader func(agent string) bool
+
+func (r Reader) may(agent string) bool { return r == nil || r(agent) }
+
+// ListAgents returns the ids of the local agents reader may read, sorted.
+func (s *Store) ListAgents(reader Reader) []string {
+	var out []string
+	for _, id := range s.current().snap.IDs() {
+		if reader.may(id) {
+			out = append(out, id)
+		}
+	}
+	return nonNil(out)
 }
 
 // Snapshot returns the library snapshot the next query would use.

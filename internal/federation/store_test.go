@@ -78,31 +78,31 @@ func seedStore(t *testing.T) *Store {
 
 func TestFindEntityVisibilityAndAliases(t *testing.T) {
 	s := seedStore(t)
-	got := s.FindEntity("  neurolayer ", visibility.Public)
+	got := s.FindEntity("  neurolayer ", visibility.Public, nil)
 	want := []EntityMatch{{Name: "Bourdon", Agents: []string{"claude-code"}, Types: []string{"project"},
 		Summaries: map[string]string{"claude-code": "Cross-agent memory federation (granted side)."}, Tags: []string{"infra"}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("alias lookup (-want +got):\n%s", diff)
 	}
-	if got := s.FindEntity("Roadmap", visibility.Public); len(got) != 0 {
+	if got := s.FindEntity("Roadmap", visibility.Public, nil); len(got) != 0 {
 		t.Errorf("team entity visible at public: %v", got)
 	}
-	if got := s.FindEntity("roadmap", visibility.Team); len(got) != 1 || got[0].Name != "Roadmap" {
+	if got := s.FindEntity("roadmap", visibility.Team, nil); len(got) != 1 || got[0].Name != "Roadmap" {
 		t.Errorf("team entity at team: %v", got)
 	}
-	if got := s.FindEntity("Quarterly Revenue", visibility.Team); len(got) != 0 {
+	if got := s.FindEntity("Quarterly Revenue", visibility.Team, nil); len(got) != 0 {
 		t.Errorf("private entity visible at team: %v", got)
 	}
-	if got := s.FindEntity("Quarterly Revenue", visibility.Private); len(got) != 1 {
+	if got := s.FindEntity("Quarterly Revenue", visibility.Private, nil); len(got) != 1 {
 		t.Errorf("private entity at private: %v", got)
 	}
-	if got := s.FindEntity("", visibility.Private); got == nil || len(got) != 0 {
+	if got := s.FindEntity("", visibility.Private, nil); got == nil || len(got) != 0 {
 		t.Errorf("empty name: %#v", got)
 	}
-	if got := s.QueryAgentMemory("codex", "SecretProj", visibility.Public); len(got) != 1 {
+	if got := s.QueryAgentMemory("codex", "SecretProj", visibility.Public, nil); len(got) != 1 {
 		t.Errorf("query_agent_memory codex: %v", got)
 	}
-	if got := s.QueryAgentMemory("claude-code", "SecretProj", visibility.Public); len(got) != 0 {
+	if got := s.QueryAgentMemory("claude-code", "SecretProj", visibility.Public, nil); len(got) != 0 {
 		t.Errorf("query_agent_memory for an agent that does not know the topic: %v", got)
 	}
 }
@@ -112,11 +112,11 @@ func TestFindEntityGroupsByExactName(t *testing.T) {
 	writeManifest(t, dir, "a", "known_entities", []any{row("name", "ILTT", "aliases", []any{"if_lift_then_that"}, "summary", "Project")})
 	writeManifest(t, dir, "b", "known_entities", []any{row("name", "iltt", "type", "concept")})
 	s := openStore(t, dir, june30)
-	got := s.FindEntity("ILTT", visibility.Public)
+	got := s.FindEntity("ILTT", visibility.Public, nil)
 	if len(got) != 2 || got[0].Name != "ILTT" || got[1].Name != "iltt" {
 		t.Errorf("want two rows ILTT (a), iltt (b); got %v", got)
 	}
-	byAlias := s.FindEntity("if_lift_then_that", visibility.Public)
+	byAlias := s.FindEntity("if_lift_then_that", visibility.Public, nil)
 	want := []EntityMatch{{Name: "ILTT", Agents: []string{"a"}, Types: []string{}, Summaries: map[string]string{"a": "Project"}, Tags: []string{}}}
 	if diff := cmp.Diff(want, byAlias); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -373,16 +373,16 @@ func TestAgentManifestFiltersEveryRowList(t *testing.T) {
 
 func TestExportAgents(t *testing.T) {
 	s := seedStore(t)
-	env := s.ExportAgents("host", visibility.Team)
+	env := s.ExportAgents("host", visibility.Team, nil)
 	if len(env.Agents) != 2 || env.Agents[0].ID != "claude-code" || *env.Agents[0].SessionCount != 2 {
 		t.Fatalf("export: %+v", env.Agents)
 	}
-	pub := s.ExportAgents("host", visibility.Public)
+	pub := s.ExportAgents("host", visibility.Public, nil)
 	if *pub.Agents[0].SessionCount != 1 {
 		t.Errorf("public egress shows %d claude-code sessions, want 1", *pub.Agents[0].SessionCount)
 	}
 	writeFile(t, filepath.Join(s.Library().AgentsDir(), "broken.l5.yaml"), "agent: [unclosed\n")
-	env = s.ExportAgents("host", visibility.Team)
+	env = s.ExportAgents("host", visibility.Team, nil)
 	last := env.Agents[len(env.Agents)-1]
 	if last.ID != "broken" || last.ParseError == nil || last.Type != nil {
 		t.Errorf("broken file row: %+v", last)

@@ -36,7 +36,7 @@ func (s *Store) CrossAgentSummary(project string, level visibility.Level, limit 
 	v := s.current()
 	name := strings.TrimSpace(project)
 	out := ProjectSummary{Project: name, Agents: []string{}, RecentSessions: []SessionRef{}}
-	out.Entities = v.findEntity(name, level)
+	out.Entities = v.findEntity(name, level, nil)
 	for _, m := range out.Entities {
 		for _, a := range m.Agents {
 			out.Agents = appendUnique(out.Agents, a)

@@ -41,6 +41,7 @@ type WorkstreamQuery struct {
 	Level  visibility.Level
 	Limit  *int    // nil: DefaultWorkstreamLimit; clamped to 1..MaxWorkstreamLimit
 	Cursor *string // next_cursor of the previous page
+	Reader Reader  // agents the caller may read; nil for all
 }
 
 // StatusError is a status filter outside the closed list.
@@ -83,6 +84,9 @@ func (s *Store) ListWorkstreams(q WorkstreamQuery) (Page[WorkstreamMatch], error
 	var out []WorkstreamMatch
 	index := map[string]int{}
 	for _, ai := range agents {
+		if !q.Reader.may(ai.id) {
+			continue
+		}
 		for i := range ai.m.Workstreams {
 			w := &ai.m.Workstreams[i]
 			name := strings.TrimSpace(w.Name)

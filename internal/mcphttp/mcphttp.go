@@ -42,7 +42,11 @@ type Options struct {
 	// SessionTimeout closes 2025-11-25 sessions idle for this long; zero
 	// means DefaultSessionTimeout.
 	SessionTimeout time.Duration
-	Logger         *slog.Logger
+	// Auth identifies callers by bearer token. Nil means no
+	// authentication: every caller is the operator, which the command line
+	// allows only on a loopback address (--allow-unauthenticated).
+	Auth   *Auth
+	Logger *slog.Logger
 }
 
 // DefaultSessionTimeout is how long an idle 2025-11-25 session lives.
@@ -57,7 +61,7 @@ func Handler(srv *mcp.Server, opts Options) http.Handler {
 		opts.SessionTimeout = DefaultSessionTimeout
 	}
 	get := func(*http.Request) *mcp.Server { return srv }
-	return &handler{
+	h := &handler{
 		opts: opts,
 		stateful: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 			Logger:              opts.Logger,
@@ -71,12 +75,19 @@ func Handler(srv *mcp.Server, opts Options) http.Handler {
 			PropagateRequestCancellation: true,
 		}),
 	}
+	if opts.Auth != nil {
+		h.next = opts.Auth.authenticate(http.HandlerFunc(h.dispatch))
+	} else {
+		h.next = http.HandlerFunc(h.dispatch)
+	}
+	return h
 }
 
 type handler struct {
 	opts      Options
 	stateful  http.Handler
 	stateless http.Handler
+	next      http.Handler // authentication, then dispatch
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -101,6 +112,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
+	h.next.ServeHTTP(w, r)
+}
+
+// dispatch sends 2026-07-28 requests to the stateless handler and the
+// rest (2025-11-25 handshakes and sessions) to the stateful one.
+func (h *handler) dispatch(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") >= statelessVersion {
 		h.stateless.ServeHTTP(w, r)
 		return

@@ -3,11 +3,13 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -48,7 +50,11 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Op
 // re-validated on every call, which costs a third of the server's CPU;
 // tests validate every tool result against its output schema instead
 // (see internal/mcptest).
-func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
+//
+// A handler may answer with another payload by returning inBand (a denial,
+// an in-band error); alts are the schemas of such payloads besides the
+// denial.
+func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any, h func(context.Context, *mcp.CallToolRequest, In) (Out, error), alts ...*jsonschema.Schema) {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
@@ -72,7 +78,9 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any,
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", t.Name, err))
 	}
-	t.InputSchema, t.OutputSchema = in, out
+	t.InputSchema = in
+	// A call may also be refused, and the refusal is a normal result.
+	t.OutputSchema = &jsonschema.Schema{Type: "object", AnyOf: append([]*jsonschema.Schema{out, denialSchema}, alts...)}
 	if t.Annotations == nil {
 		t.Annotations = readOnly
 	}
@@ -81,19 +89,54 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any,
 		if err != nil {
 			return errorResult(err), nil
 		}
-		payload, err := h(ctx, req, args)
-		if err != nil {
+		var payload any
+		out, err := h(ctx, req, args)
+		var other inBand
+		switch {
+		case errors.As(err, &other):
+			payload = other.payload
+		case err != nil:
 			return errorResult(err), nil
+		default:
+			payload = out
 		}
 		b, err := json.Marshal(payload)
 		if err != nil {
 			return nil, fmt.Errorf("encoding the %s result: %w", t.Name, err)
 		}
+		b = redact.JSON(b) // every result, so no read surface can forget it
 		return &mcp.CallToolResult{
 			StructuredContent: json.RawMessage(b),
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		}, nil
 	})
+}
+
+// denialSchema describes the payload of a refused call:
+// {"error": "access denied", "op", "agent", "tier", "detail"}, plus the
+// empty page of the paginated lists.
+var denialSchema = &jsonschema.Schema{
+	Type:     "object",
+	Required: []string{"error", "op", "agent", "tier", "detail"},
+	Properties: map[string]*jsonschema.Schema{
+		"error":  {Type: "string", Const: jsonValue("access denied")},
+		"op":     {Type: "string"},
+		"agent":  {Type: "string"},
+		"tier":   {Type: "string"},
+		"detail": {Type: "string"},
+	},
+}
+
+func jsonValue(v any) *any { return &v }
+
+// schemaOf infers the JSON Schema of T (for the alternative payloads of
+// addTool).
+func schemaOf[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 // decodeArgs reads tool arguments: defaults applied, then validated

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -16,13 +17,14 @@ const maxCompletions = 100
 // agent ids for {agent_id}, entity names (public ones) for {name}. The
 // typed prefix matches case-insensitively.
 func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	r := federation.Reader(callerOf(req.Extra).MayRead)
 	var values []string
 	total := 0
 	if ref := req.Params.Ref; ref != nil && ref.Type == "ref/resource" {
 		prefix := req.Params.Argument.Value
 		switch {
 		case strings.HasPrefix(ref.URI, agentMemoryPrefix) && req.Params.Argument.Name == "agent_id":
-			for _, id := range s.store.ListAgents() {
+			for _, id := range s.store.ListAgents(r) {
 				if hasPrefixFold(id, prefix) {
 					total++
 					if len(values) < maxCompletions {
@@ -31,7 +33,7 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 				}
 			}
 		case strings.HasPrefix(ref.URI, entityPrefix) && req.Params.Argument.Name == "name":
-			values, total = s.store.EntityNames(prefix, visibility.Public, maxCompletions)
+			values, total = s.store.EntityNames(prefix, visibility.Public, maxCompletions, r)
 		}
 	}
 	if values == nil {

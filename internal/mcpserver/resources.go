@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -45,7 +46,8 @@ func (s *Server) registerResources(srv *mcp.Server) {
 		Description: "JSON list of the agent ids in this library.",
 		MIMEType:    "application/json",
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return jsonResource(req.Params.URI, s.store.ListAgents())
+		d := s.authorize(req.Extra, "resource:agents", "")
+		return jsonResource(req.Params.URI, s.store.ListAgents(reader(d)))
 	})
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: agentMemoryPrefix + "{agent_id}" + agentMemorySuffix,
@@ -65,7 +67,8 @@ func (s *Server) registerResources(srv *mcp.Server) {
 		if !ok {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}
-		return jsonResource(req.Params.URI, s.store.FindEntity(name, visibility.Public))
+		d := s.authorize(req.Extra, "resource:entity", "")
+		return jsonResource(req.Params.URI, s.store.FindEntity(name, visibility.Public, reader(d)))
 	})
 }
 
@@ -74,6 +77,9 @@ func (s *Server) readMemory(ctx context.Context, req *mcp.ReadResourceRequest) (
 	id, ok := segment(req.Params.URI, agentMemoryPrefix, agentMemorySuffix)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	if d := s.authorize(req.Extra, "resource:agent-memory", id); !d.Allowed {
+		return jsonResource(req.Params.URI, d.Denial())
 	}
 	m, found := s.store.AgentManifest(id, s.defaultAccess(visibility.Public))
 	if !found {
@@ -109,5 +115,6 @@ func jsonResource(uri string, v any) (*mcp.ReadResourceResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	b = redact.JSON(b)
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
 }

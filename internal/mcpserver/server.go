@@ -17,8 +17,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -40,7 +42,12 @@ type Options struct {
 	// PageSize is the number of items per page of the MCP list methods
 	// (tools, resources, templates); zero means the SDK's default.
 	PageSize int
-	Logger   *slog.Logger
+	// Audit records every access decision; nil records nothing.
+	Audit *trust.Audit
+	// Writer is the write path (commit_to_federation and the history
+	// tools). Nil makes the server read-only: those tools are not offered.
+	Writer *commit.Writer
+	Logger *slog.Logger
 }
 
 // Server is an MCP server answering from a federation store.
@@ -85,6 +92,10 @@ func New(store *federation.Store, opts Options) *Server {
 		s.registerPrepareRecognitionContext,
 	} {
 		register(s.Server)
+	}
+	s.registerDescribeCaller(s.Server)
+	if opts.Writer != nil {
+		s.registerHistoryTools(s.Server)
 	}
 	s.registerResources(s.Server)
 	s.announce(context.Background(), false)

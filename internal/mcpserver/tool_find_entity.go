@@ -26,16 +26,17 @@ func (s *Server) registerFindEntity(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "find_entity",
 		Description: "Find an entity by name or alias across every agent. Each match lists the agents that know it, their summaries, types and tags.",
-	}, merge(s.accessDefaults(visibility.Public), hopDefault), func(ctx context.Context, _ *mcp.CallToolRequest, in findEntityIn) (findEntityOut, error) {
+	}, merge(s.accessDefaults(visibility.Public), hopDefault), func(ctx context.Context, req *mcp.CallToolRequest, in findEntityIn) (findEntityOut, error) {
 		level, err := in.level()
 		if err != nil {
 			return findEntityOut{}, err
 		}
+		d := s.authorize(req.Extra, "find_entity", "")
 		return findEntityOut{
 			Name:           in.Name,
 			AccessLevel:    in.AccessLevel,
 			IncludePrivate: in.IncludePrivate,
-			Matches:        s.store.FindEntity(in.Name, level),
+			Matches:        s.store.FindEntity(in.Name, level, reader(d)),
 		}, nil
 	})
 }

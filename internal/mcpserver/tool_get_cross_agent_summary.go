@@ -21,10 +21,13 @@ func (s *Server) registerGetCrossAgentSummary(srv *mcp.Server) {
 		Name:        "get_cross_agent_summary",
 		Description: "Everything the federation knows about a project: the agents that touched it, their sessions on it (newest first) and the entity matches for its name.",
 	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"limit": federation.DefaultSummarySessions}),
-		func(ctx context.Context, _ *mcp.CallToolRequest, in crossAgentSummaryIn) (federation.ProjectSummary, error) {
+		func(ctx context.Context, req *mcp.CallToolRequest, in crossAgentSummaryIn) (federation.ProjectSummary, error) {
 			level, err := in.level()
 			if err != nil {
 				return federation.ProjectSummary{}, err
+			}
+			if d := s.authorize(req.Extra, "get_cross_agent_summary", ""); !d.Allowed {
+				return federation.ProjectSummary{}, deny(d)
 			}
 			return s.store.CrossAgentSummary(in.Project, level, in.Limit), nil
 		})

@@ -29,14 +29,18 @@ func (s *Server) registerListNotes(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "list_notes",
 		Description: "A page of free-standing notes (journal entries) across agents, newest first; windowed and paginated exactly like list_recent_work.",
-	}, s.accessDefaults(visibility.Public), func(ctx context.Context, _ *mcp.CallToolRequest, in listNotesIn) (listNotesOut, error) {
+	}, s.accessDefaults(visibility.Public), func(ctx context.Context, req *mcp.CallToolRequest, in listNotesIn) (listNotesOut, error) {
 		out := listNotesOut{pageEcho: echo(in.pageArgs, in.accessArgs), Notes: []federation.NoteRef{}}
+		d := s.authorize(req.Extra, "list_notes", deref(in.Agent))
+		if !d.Allowed {
+			return out, deny(d)
+		}
 		level, err := in.level()
 		if err != nil {
 			out.Error = err.Error()
 			return out, nil
 		}
-		page, err := s.store.ListNotes(in.query(level))
+		page, err := s.store.ListNotes(in.query(level, reader(d)))
 		if err != nil {
 			out.Error = err.Error()
 			return out, nil

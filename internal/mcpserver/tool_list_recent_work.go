@@ -17,8 +17,8 @@ type pageArgs struct {
 	Cursor *string `json:"cursor,omitempty" jsonschema:"The next_cursor of the previous page. Keep calling with the latest next_cursor until has_more is false; re-send since and agent each time."`
 }
 
-func (p pageArgs) query(level visibility.Level) federation.PageQuery {
-	q := federation.PageQuery{Since: p.Since, Level: level, Limit: p.Limit, Cursor: p.Cursor}
+func (p pageArgs) query(level visibility.Level, r federation.Reader) federation.PageQuery {
+	q := federation.PageQuery{Since: p.Since, Level: level, Limit: p.Limit, Cursor: p.Cursor, Reader: r}
 	if p.Agent != nil {
 		q.Agent = *p.Agent
 	}
@@ -63,14 +63,18 @@ func (s *Server) registerListRecentWork(srv *mcp.Server) {
 		Name:        "list_recent_work",
 		Description: "A page of sessions across agents (or one agent), newest first. Without since or cursor it covers the last 14 days. Paginate with cursor until has_more is false.",
 	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"summary": false}),
-		func(ctx context.Context, _ *mcp.CallToolRequest, in listRecentWorkIn) (listRecentWorkOut, error) {
+		func(ctx context.Context, req *mcp.CallToolRequest, in listRecentWorkIn) (listRecentWorkOut, error) {
 			out := listRecentWorkOut{pageEcho: echo(in.pageArgs, in.accessArgs), Summary: in.Summary, Sessions: []federation.SessionRef{}}
+			d := s.authorize(req.Extra, "list_recent_work", deref(in.Agent))
+			if !d.Allowed {
+				return out, deny(d)
+			}
 			level, err := in.level()
 			if err != nil {
 				out.Error = err.Error()
 				return out, nil
 			}
-			page, err := s.store.ListRecentWork(federation.RecentWorkQuery{PageQuery: in.query(level), Summary: in.Summary})
+			page, err := s.store.ListRecentWork(federation.RecentWorkQuery{PageQuery: in.query(level, reader(d)), Summary: in.Summary})
 			if err != nil {
 				out.Error = err.Error()
 				return out, nil

@@ -31,12 +31,16 @@ func (s *Server) registerListWorkstreams(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "list_workstreams",
 		Description: "Ongoing multi-session initiatives, grouped by name across agents, most recently touched first. Filter by status (active, paused, done, archived) or agent.",
-	}, s.accessDefaults(visibility.Public), func(ctx context.Context, _ *mcp.CallToolRequest, in listWorkstreamsIn) (listWorkstreamsOut, error) {
+	}, s.accessDefaults(visibility.Public), func(ctx context.Context, req *mcp.CallToolRequest, in listWorkstreamsIn) (listWorkstreamsOut, error) {
 		level, err := in.level()
 		if err != nil {
 			return listWorkstreamsOut{}, err
 		}
-		q := federation.WorkstreamQuery{Level: level, Limit: in.Limit, Cursor: in.Cursor}
+		d := s.authorize(req.Extra, "list_workstreams", deref(in.Agent))
+		if !d.Allowed {
+			return listWorkstreamsOut{}, deny(d)
+		}
+		q := federation.WorkstreamQuery{Level: level, Limit: in.Limit, Cursor: in.Cursor, Reader: reader(d)}
 		if in.Status != nil {
 			q.Status = *in.Status
 		}

@@ -31,10 +31,13 @@ func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
 		Name: "prepare_recognition_context",
 		Description: "Call at the start of every turn: which known entities the prompt names, a one-line acknowledgement, " +
 			"and a bounded prompt_context fragment to prepend to your own prompt. Never waits on retrieval; get_deeper_context is the slower companion.",
-	}, merge(s.accessDefaults(visibility.Team), hopDefault), func(ctx context.Context, _ *mcp.CallToolRequest, in prepareRecognitionIn) (prepareRecognitionOut, error) {
+	}, merge(s.accessDefaults(visibility.Team), hopDefault), func(ctx context.Context, req *mcp.CallToolRequest, in prepareRecognitionIn) (prepareRecognitionOut, error) {
 		level, err := in.level()
 		if err != nil {
 			return prepareRecognitionOut{}, err
+		}
+		if d := s.authorize(req.Extra, "prepare_recognition_context", ""); !d.Allowed {
+			return prepareRecognitionOut{}, deny(d)
 		}
 		start := time.Now()
 		res := s.store.PrepareRecognition(in.Prompt, level)

@@ -21,6 +21,9 @@ func (s *Server) registerReloadLibrary(srv *mcp.Server) {
 			"Reports progress per file when the request carries a progress token; cancelling the request leaves the current library in place.",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(false)},
 	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, _ reloadLibraryIn) (reloadLibraryOut, error) {
+		if d := s.authorize(req.Extra, "reload_library", ""); !d.Allowed {
+			return reloadLibraryOut{}, deny(d)
+		}
 		var progress func(done, total int)
 		if token := req.Params.GetProgressToken(); token != nil {
 			progress = func(done, total int) {

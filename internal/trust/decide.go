@@ -67,6 +67,7 @@ var rules = map[string]rule{
 	"list_memory_versions":        {access: readNamed},
 	"explain_memory_change":       {access: readNamed},
 	"rollback_agent_memory":       {access: trustedOnly},
+	"reload_library":              {access: trustedOnly},
 }
 
 // Ops returns every operation the policy table names, sorted. A server
