@@ -58,5 +58,6 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newServeCommand(), newValidateCommand(), newRegistryCommand())
+	root.AddCommand(newConformanceCommand())
 	return root
 }

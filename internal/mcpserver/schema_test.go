@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden tool schemas in test
 
 // wantTools is the tool inventory of this server, in name order.
 var wantTools = []string{
-	"export_agents", "find_entity", "get_cross_agent_summary", "list_agents",
+	"describe_caller", "export_agents", "find_entity", "get_cross_agent_summary", "list_agents",
 	"list_notes", "list_recent_work", "list_workstreams", "prepare_recognition_context", "query_agent_memory", "reload_library",
 }
 

@@ -78,6 +78,14 @@ func New(store *federation.Store, opts Options) *Server {
 		UnsubscribeHandler: s.unsubscribe,
 		CompletionHandler:  s.complete,
 		SetCacheable:       cacheHints,
+		// The tool list never changes while the server runs, so tools do
+		// not announce list changes; prompts/list answers (with no prompts)
+		// and says so in server/discover.
+		Capabilities: &mcp.ServerCapabilities{
+			Logging: &mcp.LoggingCapabilities{},
+			Tools:   &mcp.ToolCapabilities{},
+			Prompts: &mcp.PromptCapabilities{},
+		},
 	})
 	for _, register := range []func(*mcp.Server){
 		s.registerQueryAgentMemory,

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 )
 
-// JSON redacts every string value of a JSON document (object keys are left
-// alone) with Text and no length limit, and returns the document. Strings
-// that need no change keep their exact bytes; a document without any
-// credential-like text or link comes back unchanged (the same slice). data
-// must be valid JSON, as encoding/json produces it.
+// JSON applies Secret to every string value of a JSON document (object
+// keys are left alone) and returns the document. Strings that need no
+// change keep their exact bytes; a document without credential-like text
+// comes back unchanged (the same slice). data must be valid JSON, as
+// encoding/json produces it.
 func JSON(data []byte) []byte {
 	var out []byte // nil until the first change
 	last := 0      // data[last:] is not yet copied to out
@@ -34,7 +34,7 @@ func JSON(data []byte) []byte {
 			err = json.Unmarshal(lit, &s)
 		}
 		if err == nil {
-			if r := Text(s, 0); r != s {
+			if r := Secret(s); r != s {
 				enc, _ := json.Marshal(r)
 				out = append(append(out, data[last:i]...), enc...)
 				last = end

@@ -7,7 +7,7 @@ import (
 )
 
 func TestJSONRedactsValuesNotKeys(t *testing.T) {
-	in := `{"password: x":"my password is hunter2","list":["fine","see https://example.com/a?b=c"],"n":1,"nested":{"q":"say \"hi\""}}`
+	in := `{"password: x":"my password is hunter2","multi":"line one\nline two","list":["fine","see https://example.com/a?b=c"],"n":1,"nested":{"q":"say \"hi\""}}`
 	got := string(JSON([]byte(in)))
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(got), &doc); err != nil {
@@ -16,11 +16,14 @@ func TestJSONRedactsValuesNotKeys(t *testing.T) {
 	if doc["password: x"] != Sentinel {
 		t.Errorf("value not redacted: %s", got)
 	}
-	if l := doc["list"].([]any); l[0] != "fine" || l[1] != "see [link]" {
+	if l := doc["list"].([]any); l[0] != "fine" || l[1] != "see https://example.com/a?b=c" {
 		t.Errorf("list: %v", l)
 	}
 	if doc["nested"].(map[string]any)["q"] != `say "hi"` {
 		t.Errorf("escapes: %s", got)
+	}
+	if doc["multi"] != "line one\nline two" {
+		t.Errorf("text without secrets must be left exactly as it is: %q", doc["multi"])
 	}
 	if !strings.Contains(got, `"password: x"`) {
 		t.Error("keys must be left alone")

@@ -48,6 +48,17 @@ func Text(s string, limit int) string {
 	return truncate(replaceLinks(t), limit)
 }
 
+// Secret returns Sentinel when s holds credential-like text (looked for
+// with whitespace collapsed, as Text does) and s itself otherwise. Unlike
+// Text it changes nothing else: no link replacement, no whitespace
+// collapse, no truncation. It is the redaction every read surface applies.
+func Secret(s string) string {
+	if s != "" && ContainsSecret(collapseSpace(s)) {
+		return Sentinel
+	}
+	return s
+}
+
 // ContainsSecret reports whether s matches any credential pattern. Unlike
 // [Text] it does not normalise whitespace first (mirroring the reference's
 // contains_secret), so a PEM header split by a newline or a double space is
