@@ -10,6 +10,7 @@
 package l5
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -228,18 +229,6 @@ func FromValue(doc any, fallbackID string) (*Manifest, bool) {
 	}
 	m.LastUpdated = timeText(raw.Value(KeyLastUpdated))
 	m.Capabilities = stringItems(raw.Value(KeyCapabilities))
-	for _, r := range rows(raw.Value(KeySessions)) {
-		m.Sessions = append(m.Sessions, sessionFrom(r))
-	}
-	for _, r := range rows(raw.Value(KeyEntities)) {
-		m.Entities = append(m.Entities, entityFrom(r))
-	}
-	for _, r := range rows(raw.Value(KeyWorkstreams)) {
-		m.Workstreams = append(m.Workstreams, workstreamFrom(r))
-	}
-	for _, r := range rows(raw.Value(KeyNotes)) {
-		m.Notes = append(m.Notes, noteFrom(r))
-	}
 	if p, ok := raw.Value(KeyVisibilityPolicy).(*yaml11.Map); ok {
 		m.VisibilityPolicy = &VisibilityPolicy{
 			Default:     visibility.OfRow(p.Value("default"), visibility.Public),
@@ -247,10 +236,50 @@ func FromValue(doc any, fallbackID string) (*Manifest, bool) {
 			TeamTags:    stringItems(p.Value("team_tags")),
 		}
 	}
+	for _, r := range rows(raw.Value(KeySessions)) {
+		m.Sessions = append(m.Sessions, sessionFrom(r, m.VisibilityPolicy))
+	}
+	for _, r := range rows(raw.Value(KeyEntities)) {
+		m.Entities = append(m.Entities, entityFrom(r, m.VisibilityPolicy))
+	}
+	for _, r := range rows(raw.Value(KeyWorkstreams)) {
+		m.Workstreams = append(m.Workstreams, workstreamFrom(r, m.VisibilityPolicy))
+	}
+	for _, r := range rows(raw.Value(KeyNotes)) {
+		m.Notes = append(m.Notes, noteFrom(r, m.VisibilityPolicy))
+	}
 	return m, true
 }
 
-func entityFrom(r *yaml11.Map) Entity {
+// PrivateTagFamilies are tags that make a row private whatever its
+// manifest says, as the reference's leak audit treats them.
+var PrivateTagFamilies = []string{"credential", "family", "financial", "health", "legal", "personal", "private", "secret"}
+
+// rowVisibility is the visibility of a row: its own (or the policy's
+// default when it has none), raised to private when a tag is in the
+// policy's private_tags or a private tag family, and to at least team when
+// a tag is in the policy's team_tags. The reference applies the policy
+// only when exporting; applying it when reading too means a row tagged
+// "financial" is never served to a public or team reader by mistake.
+func rowVisibility(r *yaml11.Map, p *VisibilityPolicy) visibility.Level {
+	def := visibility.Public
+	if p != nil {
+		def = p.Default
+	}
+	level := visibility.OfRow(r.Value("visibility"), def)
+	for _, tag := range stringItems(r.Value("tags")) {
+		t := strings.ToLower(strings.TrimSpace(tag))
+		switch {
+		case slices.Contains(PrivateTagFamilies, t) || (p != nil && slices.ContainsFunc(p.PrivateTags, func(x string) bool { return strings.EqualFold(x, t) })):
+			return visibility.Private
+		case p != nil && slices.ContainsFunc(p.TeamTags, func(x string) bool { return strings.EqualFold(x, t) }):
+			level = max(level, visibility.Team)
+		}
+	}
+	return level
+}
+
+func entityFrom(r *yaml11.Map, p *VisibilityPolicy) Entity {
 	return Entity{
 		Name:        stringField(r, "name"),
 		Type:        text(r.Value("type")),
@@ -260,19 +289,19 @@ func entityFrom(r *yaml11.Map) Entity {
 		ValidFrom:   text(r.Value("valid_from")),
 		ValidTo:     text(r.Value("valid_to")),
 		Tags:        stringItems(r.Value("tags")),
-		Visibility:  visibility.OfRow(r.Value("visibility"), visibility.Public),
+		Visibility:  rowVisibility(r, p),
 		Raw:         r,
 	}
 }
 
-func sessionFrom(r *yaml11.Map) Session {
+func sessionFrom(r *yaml11.Map, p *VisibilityPolicy) Session {
 	s := Session{
 		Date:         text(r.Value("date")),
 		Day:          DayOf(r.Value("date")),
 		ProjectFocus: textItems(r.Value("project_focus")),
 		KeyActions:   textItems(r.Value("key_actions")),
 		FilesTouched: textItems(r.Value("files_touched")),
-		Visibility:   visibility.OfRow(r.Value("visibility"), visibility.Public),
+		Visibility:   rowVisibility(r, p),
 		Raw:          r,
 	}
 	if cwd := r.Value("cwd"); cwd != nil {
@@ -282,7 +311,7 @@ func sessionFrom(r *yaml11.Map) Session {
 	return s
 }
 
-func workstreamFrom(r *yaml11.Map) Workstream {
+func workstreamFrom(r *yaml11.Map, p *VisibilityPolicy) Workstream {
 	w := Workstream{
 		Name:            stringField(r, "name"),
 		Status:          strings.ToLower(strings.TrimSpace(text(r.Value("status")))),
@@ -291,7 +320,7 @@ func workstreamFrom(r *yaml11.Map) Workstream {
 		LastTouched:     text(r.Value("last_touched")),
 		RelatedEntities: stringItems(r.Value("related_entities")),
 		Tags:            stringItems(r.Value("tags")),
-		Visibility:      visibility.OfRow(r.Value("visibility"), visibility.Public),
+		Visibility:      rowVisibility(r, p),
 		Raw:             r,
 	}
 	if w.Status == "" {
@@ -300,14 +329,14 @@ func workstreamFrom(r *yaml11.Map) Workstream {
 	return w
 }
 
-func noteFrom(r *yaml11.Map) Note {
+func noteFrom(r *yaml11.Map, p *VisibilityPolicy) Note {
 	return Note{
 		Date:            text(r.Value("date")),
 		Day:             DayOf(r.Value("date")),
 		Text:            text(r.Value("text")),
 		RelatedEntities: stringItems(r.Value("related_entities")),
 		Tags:            stringItems(r.Value("tags")),
-		Visibility:      visibility.OfRow(r.Value("visibility"), visibility.Public),
+		Visibility:      rowVisibility(r, p),
 		Raw:             r,
 	}
 }

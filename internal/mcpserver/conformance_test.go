@@ -19,6 +19,7 @@ var snapshotTools = []string{
 	"find_entity", "query_agent_memory", "list_recent_work",
 	"list_agents", "export_agents", "get_cross_agent_summary",
 	"prepare_recognition_context",
+	"commit_to_federation", // last: it writes to the library
 }
 
 func readJSONFile(t *testing.T, path string, v any) {

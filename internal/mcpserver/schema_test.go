@@ -20,8 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden tool schemas in test
 
 // wantTools is the tool inventory of this server, in name order.
 var wantTools = []string{
-	"describe_caller", "export_agents", "find_entity", "get_cross_agent_summary", "list_agents",
-	"list_notes", "list_recent_work", "list_workstreams", "prepare_recognition_context", "query_agent_memory", "reload_library",
+	"commit_to_federation", "describe_caller", "explain_memory_change", "export_agents", "find_entity",
+	"get_cross_agent_summary", "list_agents", "list_memory_versions", "list_notes", "list_recent_work",
+	"list_workstreams", "prepare_recognition_context", "query_agent_memory", "reload_library", "rollback_agent_memory",
 }
 
 // TestToolSchemasAreStable pins every tool's description, annotations,

@@ -103,6 +103,7 @@ func New(store *federation.Store, opts Options) *Server {
 	}
 	s.registerDescribeCaller(s.Server)
 	if opts.Writer != nil {
+		s.registerCommitToFederation(s.Server)
 		s.registerHistoryTools(s.Server)
 	}
 	s.registerResources(s.Server)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
@@ -54,7 +56,8 @@ func CopyDir(t testing.TB, src string) string {
 	return dst
 }
 
-// NewServer opens the library at dir and returns an MCP server over it.
+// NewServer opens the library at dir and returns an MCP server over it,
+// writing to it when opts names no other writer.
 func NewServer(t testing.TB, dir string, opts mcpserver.Options) (*mcpserver.Server, *federation.Store) {
 	t.Helper()
 	lib, err := library.Open(dir, nil)
@@ -63,6 +66,9 @@ func NewServer(t testing.TB, dir string, opts mcpserver.Options) (*mcpserver.Ser
 	}
 	t.Cleanup(func() { lib.Close() })
 	store := federation.New(lib)
+	if opts.Writer == nil {
+		opts.Writer = commit.New(dir)
+	}
 	return mcpserver.New(store, opts), store
 }
 
@@ -105,6 +111,32 @@ func ConnectWith(t testing.TB, srv *mcp.Server, name string, opts *mcp.ClientOpt
 		t.Fatalf("negotiated %s, want %s", cs.InitializeResult().ProtocolVersion, version)
 	}
 	return cs
+}
+
+// ConnectAs returns a client session over streamable HTTP, with auth
+// enforced and the given bearer token presented, negotiating the newest
+// revision (or the one after a slash in version, e.g. "/2025-11-25").
+func ConnectAs(t testing.TB, srv *mcp.Server, auth *mcphttp.Auth, token, version string) *mcp.ClientSession {
+	t.Helper()
+	hs := httptest.NewServer(mcphttp.Handler(srv, mcphttp.Options{Auth: auth}))
+	t.Cleanup(hs.Close)
+	client := mcp.NewClient(&mcp.Implementation{Name: "bourdon-test", Version: "1"}, nil)
+	ct := &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: &http.Client{Transport: bearer(token)}}
+	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: strings.TrimPrefix(version, "/")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// bearer is an HTTP transport that presents a bearer token.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 // CallJSON calls a tool and returns the JSON payload of its single text
