@@ -103,7 +103,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 		t.Errorf("bad access level: isError=%v %s", res.IsError, text)
 	}
 	for uri, want := range map[string]string{
-		"agent-library://agents":                       `["claude-code","codex"]`,
+		"agent-library://agents":                       `"claude-code","codex"`,
 		"agent-library://agents/codex/memory":          `"SecretProj"`,
 		"agent-library://agents/nobody/memory":         `{"error":"agent not found: nobody"}`,
 		"agent-library://entities/Bourdon":             `"Cross-agent memory federation (granted side)."`,

@@ -20,7 +20,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
@@ -34,10 +36,18 @@ type Writer struct {
 	root string
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
+
+	sweepMu sync.Mutex
+	swept   map[string]time.Time // when stale temporary files were last removed, by directory
+
+	cacheMu sync.Mutex
+	cache   map[string]*parsed // the manifests this Writer wrote last, by agent id
 }
 
 // New returns a writer for the library at root.
-func New(root string) *Writer { return &Writer{root: root, Now: time.Now} }
+func New(root string) *Writer {
+	return &Writer{root: root, Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}}
+}
 
 // Root returns the library directory.
 func (w *Writer) Root() string { return w.root }
@@ -137,6 +147,19 @@ func invalid(format string, args ...any) error {
 // Commit merges (or, in replace mode, writes) a contribution into the
 // agent's manifest. See the package documentation for the guarantees.
 func (w *Writer) Commit(ctx context.Context, req Request) (Result, error) {
+	return w.commit(ctx, req, OpCommit, "")
+}
+
+// Operations recorded in provenance (Change.Op).
+const (
+	OpCommit   = "commit"
+	OpPromote  = "promote"
+	OpRollback = "rollback"
+)
+
+// commit is Commit, recording the write as op; stagedBy names the member
+// whose staged write a promote commits.
+func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (Result, error) {
 	rows, err := validate(&req)
 	if err != nil {
 		return Result{}, err
@@ -146,45 +169,30 @@ func (w *Writer) Commit(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	defer unlock()
+	w.sweepAgent(req.AgentID)
 
 	path := w.ManifestPath(req.AgentID)
-	before, beforeBytes, err := readManifest(path)
-	currentDigest, previousUpdate := "", ""
+	before, beforeBytes, currentDigest, err := w.readCurrent(req.AgentID)
+	previousUpdate := ""
 	var corrupt *CorruptError
 	switch {
 	case errors.As(err, &corrupt) && req.Mode == ModeReplace:
-		beforeBytes = corrupt.Data
-		sum := sha256.Sum256(corrupt.Data)
-		currentDigest = hex.EncodeToString(sum[:])
+		beforeBytes, currentDigest = corrupt.Data, rawDigest(corrupt.Data)
 	case err != nil:
 		return Result{}, err
 	}
 	if before != nil {
-		currentDigest = Digest(before)
 		previousUpdate = textOf(before.Value(l5.KeyLastUpdated))
 	}
 	if req.ExpectedDigest != nil && !digestMatches(*req.ExpectedDigest, currentDigest) {
 		return Result{}, &StaleDigestError{Expected: *req.ExpectedDigest, Current: currentDigest}
 	}
 	now := w.Now().UTC()
-	m, err := build(req, before, isoNow(now))
+	m, c, err := apply(req, rows, before, isoNow(now))
 	if err != nil {
 		return Result{}, err
 	}
 	res := Result{AgentID: req.AgentID, Path: path, Mode: req.Mode}
-	c := batch{
-		entities.merge(m, rows[0]),
-		sessions.merge(m, rows[1]),
-		workstreams.merge(m, rows[2]),
-		notes.merge(m, rows[3]),
-	}
-	if len(rows[2]) == 0 && len(listOf(m, l5.KeyWorkstreams)) == 0 {
-		m.Delete(l5.KeyWorkstreams)
-	}
-	if len(rows[3]) == 0 && len(listOf(m, l5.KeyNotes)) == 0 {
-		m.Delete(l5.KeyNotes)
-	}
-	sortSessions(m)
 	res.fill(c, m, len(rows[2]) > 0, len(rows[3]) > 0)
 	after := Digest(m)
 	if before != nil && after == currentDigest {
@@ -196,11 +204,42 @@ func (w *Writer) Commit(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	op := Change{Op: "commit", Mode: req.Mode, Digest: after, PreviousDigest: currentDigest, Changes: c.describe()}
-	if err := w.replace(req.AgentID, beforeBytes, currentDigest, data, now, op, req.Provenance); err != nil {
+	ch := Change{Op: op, Mode: req.Mode, Digest: after, PreviousDigest: currentDigest, StagedBy: stagedBy, Changes: c.describe()}
+	if _, err := w.replace(req.AgentID, beforeBytes, currentDigest, data, now, ch, req.Provenance); err != nil {
+		w.forget(req.AgentID)
 		return Result{}, err
 	}
+	w.remember(req.AgentID, data, m, after)
 	return res, nil
+}
+
+// apply builds the manifest a validated request produces from before (the
+// stored manifest, which it modifies in merge mode; nil when there is
+// none) and counts what it added and updated.
+func apply(req Request, rows [4][]*yaml11.Map, before *yaml11.Map, now string) (*yaml11.Map, batch, error) {
+	m, err := build(req, before, now)
+	if err != nil {
+		return nil, batch{}, err
+	}
+	c := mergeRows(m, rows)
+	if len(rows[2]) == 0 && len(listOf(m, l5.KeyWorkstreams)) == 0 {
+		m.Delete(l5.KeyWorkstreams)
+	}
+	if len(rows[3]) == 0 && len(listOf(m, l5.KeyNotes)) == 0 {
+		m.Delete(l5.KeyNotes)
+	}
+	sortSessions(m)
+	return m, c, nil
+}
+
+// mergeRows merges the four kinds of rows of a request into m.
+func mergeRows(m *yaml11.Map, rows [4][]*yaml11.Map) batch {
+	return batch{
+		entities.merge(m, rows[0]),
+		sessions.merge(m, rows[1]),
+		workstreams.merge(m, rows[2]),
+		notes.merge(m, rows[3]),
+	}
 }
 
 // validate checks a request and converts its rows, in the reference's
@@ -292,10 +331,16 @@ func nonBlank(v any) bool {
 }
 
 // toValue converts decoded JSON (map[string]any, float64 numbers) into the
-// YAML value model, keeping *yaml11.Map as it is. Object keys of a Go map
-// have no order; they are sorted, and new rows are re-ordered by schema
-// anyway.
-func toValue(v any) any {
+// YAML value model. Object keys of a Go map have no order; they are
+// sorted, and new rows are re-ordered by schema anyway. A *yaml11.Map is
+// copied with its values as they are (a YAML float 1.0 stays a float).
+// Text that is not valid UTF-8 (which JSON cannot carry, but a Go caller
+// can) gets U+FFFD for each bad byte, as it would once written and read
+// back, so that the digest of what is written is the digest of what is
+// read.
+func toValue(v any) any { return convert(v, true) }
+
+func convert(v any, fromJSON bool) any {
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -305,23 +350,49 @@ func toValue(v any) any {
 		slices.Sort(keys)
 		m := yaml11.NewMap(len(keys))
 		for _, k := range keys {
-			m.Set(k, toValue(x[k]))
+			m.Set(validText(k), convert(x[k], true))
+		}
+		return m
+	case *yaml11.Map:
+		m := yaml11.NewMap(x.Len())
+		for _, e := range x.Entries() {
+			m.Set(validText(e.Key), convert(e.Value, false))
 		}
 		return m
 	case []any:
 		out := make([]any, len(x))
 		for i, item := range x {
-			out[i] = toValue(item)
+			out[i] = convert(item, fromJSON)
 		}
 		return out
+	case string:
+		return validText(x)
 	case float64:
-		if x == float64(int64(x)) && x >= -1<<53 && x <= 1<<53 {
+		if fromJSON && x == float64(int64(x)) && x >= -1<<53 && x <= 1<<53 {
 			return int64(x)
 		}
 	case int:
 		return int64(x)
 	}
 	return v
+}
+
+// validText replaces each byte of s that is not valid UTF-8 with U+FFFD.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // CorruptError is a manifest on disk that cannot be parsed. A merge
@@ -347,15 +418,25 @@ func readManifest(path string) (*yaml11.Map, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	m, err := decodeManifest(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, data, nil
+}
+
+// decodeManifest parses the bytes of the manifest at path; what is not a
+// YAML mapping is a *CorruptError.
+func decodeManifest(path string, data []byte) (*yaml11.Map, error) {
 	doc, err := yaml11.Decode(data)
 	if err != nil {
-		return nil, nil, &CorruptError{Path: path, Data: data, Err: err}
+		return nil, &CorruptError{Path: path, Data: data, Err: err}
 	}
 	m, ok := doc.(*yaml11.Map)
 	if !ok {
-		return nil, nil, &CorruptError{Path: path, Data: data, Err: errors.New("not a mapping")}
+		return nil, &CorruptError{Path: path, Data: data, Err: errors.New("not a mapping")}
 	}
-	return m, data, nil
+	return m, nil
 }
 
 // build starts the new manifest: the stored one in merge mode, a fresh
@@ -374,14 +455,8 @@ func build(req Request, before *yaml11.Map, now string) (*yaml11.Map, error) {
 	if agentType == "" {
 		return nil, invalid("agent_type is required for a new manifest (agent_id=%s, mode=%s)", pyfmt.Quote(req.AgentID), pyfmt.Quote(req.Mode))
 	}
-	if !slices.Contains(l5.AgentTypes, agentType) {
-		sorted := slices.Clone(l5.AgentTypes)
-		slices.Sort(sorted)
-		quoted := make([]string, len(sorted))
-		for i, t := range sorted {
-			quoted[i] = pyfmt.Quote(t)
-		}
-		return nil, invalid("agent_type %s is not in the L5 schema enum: [%s]", pyfmt.Quote(agentType), strings.Join(quoted, ", "))
+	if err := checkAgentType(agentType); err != nil {
+		return nil, err
 	}
 	var m *yaml11.Map
 	if before != nil && req.Mode == ModeMerge {
@@ -410,12 +485,26 @@ func build(req Request, before *yaml11.Map, now string) (*yaml11.Map, error) {
 	}
 	agent := m.Value(l5.KeyAgent).(*yaml11.Map)
 	if req.Instance != nil {
-		agent.Set("instance", *req.Instance)
+		agent.Set("instance", validText(*req.Instance))
 	}
 	if req.RoleNarrative != nil {
-		agent.Set("role_narrative", *req.RoleNarrative)
+		agent.Set("role_narrative", validText(*req.RoleNarrative))
 	}
 	return m, nil
+}
+
+// checkAgentType refuses an agent type outside the schema enum.
+func checkAgentType(agentType string) error {
+	if slices.Contains(l5.AgentTypes, agentType) {
+		return nil
+	}
+	sorted := slices.Clone(l5.AgentTypes)
+	slices.Sort(sorted)
+	quoted := make([]string, len(sorted))
+	for i, t := range sorted {
+		quoted[i] = pyfmt.Quote(t)
+	}
+	return invalid("agent_type %s is not in the L5 schema enum: [%s]", pyfmt.Quote(agentType), strings.Join(quoted, ", "))
 }
 
 // isoNow renders a time as Python's datetime.isoformat() does for UTC.
@@ -431,6 +520,13 @@ func Digest(m *yaml11.Map) string {
 	c := l5.Canonical(m)
 	c.Delete(l5.KeyLastUpdated)
 	sum := sha256.Sum256(canonicalJSON(c))
+	return hex.EncodeToString(sum[:])
+}
+
+// rawDigest identifies a manifest that cannot be parsed: the SHA-256 of
+// its bytes.
+func rawDigest(data []byte) string {
+	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
 

@@ -33,6 +33,7 @@ type Change struct {
 	PreviousDigest  string              `json:"previous_digest,omitempty"`
 	ArchivedVersion string              `json:"archived_version,omitempty"` // where the replaced state went
 	RolledBackTo    string              `json:"rolled_back_to,omitempty"`
+	StagedBy        string              `json:"staged_by,omitempty"` // promote: the member whose staged write this was
 	Caller          string              `json:"caller"`
 	CallerTier      string              `json:"caller_tier,omitempty"`
 	SessionID       string              `json:"session_id,omitempty"`
@@ -69,18 +70,22 @@ func readableKeys(keys []string) []string {
 
 func (w *Writer) historyDir(id string) string { return filepath.Join(w.root, "history", id) }
 
-// replace archives the current state (if any), writes the new manifest
-// and records the change. The caller holds the agent's lock.
-func (w *Writer) replace(id string, oldBytes []byte, oldDigest string, data []byte, now time.Time, ch Change, p Provenance) error {
+// replace archives the current state (if any), records the change and
+// writes the new manifest, and returns the record. The caller holds the
+// agent's lock.
+//
+// The provenance line is appended before the manifest is renamed into
+// place, so that every state a reader can ever observe has its record: a
+// process killed between the two leaves a record of a state that never
+// became current (which nothing can ask about, since nobody saw its
+// digest) rather than a current state that explain cannot explain.
+func (w *Writer) replace(id string, oldBytes []byte, oldDigest string, data []byte, now time.Time, ch Change, p Provenance) (Change, error) {
 	if oldBytes != nil {
 		v, err := w.archive(id, oldBytes, oldDigest, now)
 		if err != nil {
-			return fmt.Errorf("archiving the current version: %w", err)
+			return Change{}, fmt.Errorf("archiving the current version: %w", err)
 		}
 		ch.ArchivedVersion = v
-	}
-	if err := fsutil.WriteAtomic(w.ManifestPath(id), data, 0o644); err != nil {
-		return err
 	}
 	ch.Time = now.Format("2006-01-02T15:04:05.000000Z")
 	ch.AgentID = id
@@ -94,7 +99,13 @@ func (w *Writer) replace(id string, oldBytes []byte, oldDigest string, data []by
 	if p.TranscriptRef != "" {
 		ch.CallerAsserted = append(ch.CallerAsserted, "transcript_ref")
 	}
-	return w.appendProvenance(id, ch)
+	if err := w.appendProvenance(id, ch); err != nil {
+		return Change{}, fmt.Errorf("recording provenance: %w", err)
+	}
+	if err := fsutil.WriteAtomic(w.ManifestPath(id), data, 0o644); err != nil {
+		return Change{}, err
+	}
+	return ch, nil
 }
 
 // archive stores the bytes of a replaced state and returns its version id:
@@ -121,9 +132,21 @@ func (w *Writer) appendProvenance(id string, ch Change) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
+	}
+	// A process killed mid-append (or a full disk) can leave a last line
+	// without its newline; the next record must not be glued to it, or it
+	// would be unreadable too. Only the torn line is lost.
+	created := false
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	} else if err == nil {
+		created = true
 	}
 	_, werr := f.Write(append(line, '\n'))
 	if werr == nil {
@@ -131,6 +154,9 @@ func (w *Writer) appendProvenance(id string, ch Change) error {
 	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
+	}
+	if werr == nil && created {
+		werr = fsutil.SyncDir(filepath.Dir(path)) // the new file's entry
 	}
 	return werr
 }
@@ -268,6 +294,7 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 		return nil, err
 	}
 	defer unlock()
+	w.sweepAgent(id)
 	data, err := os.ReadFile(w.versionPath(id, version))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, invalid("no version %s of %s: pass a version_id from list_memory_versions", pyfmt.Quote(version), pyfmt.Quote(id))
@@ -281,23 +308,25 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 		return nil, fmt.Errorf("version %s of %s cannot be read; it was not restored", version, id)
 	}
 	current, currentBytes, err := readManifest(w.ManifestPath(id))
-	if err != nil {
-		return nil, err
-	}
 	currentDigest := ""
-	if current != nil {
+	var corrupt *CorruptError
+	switch {
+	case errors.As(err, &corrupt):
+		// Restoring a good version is how an unreadable manifest gets
+		// repaired; its bytes are archived like any replaced state.
+		currentBytes, currentDigest = corrupt.Data, rawDigest(corrupt.Data)
+	case err != nil:
+		return nil, err
+	case current != nil:
 		currentDigest = Digest(current)
 	}
 	if expectedDigest != nil && !digestMatches(*expectedDigest, currentDigest) {
 		return nil, &StaleDigestError{Expected: *expectedDigest, Current: currentDigest}
 	}
-	ch := Change{Op: "rollback", Digest: Digest(rm), PreviousDigest: currentDigest, RolledBackTo: version}
-	if err := w.replace(id, currentBytes, currentDigest, data, w.Now().UTC(), ch, p); err != nil {
+	ch := Change{Op: OpRollback, Digest: Digest(rm), PreviousDigest: currentDigest, RolledBackTo: version}
+	ch, err = w.replace(id, currentBytes, currentDigest, data, w.Now().UTC(), ch, p)
+	if err != nil {
 		return nil, err
 	}
-	changes, err := w.Changes(id)
-	if err != nil || len(changes) == 0 {
-		return nil, err
-	}
-	return &changes[len(changes)-1], nil
+	return &ch, nil
 }

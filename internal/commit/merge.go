@@ -2,7 +2,6 @@ package commit
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"sort"
 	"strings"
@@ -196,38 +195,4 @@ func dateOf(r any) string {
 		return pyStrOr(row.Value("date"))
 	}
 	return ""
-}
-
-// canonicalJSON is the form digests are computed on: JSON with object keys
-// sorted, no insignificant space, UTF-8 text unescaped.
-func canonicalJSON(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(sortedValue(v))
-	return bytes.TrimRight(buf.Bytes(), "\n")
-}
-
-// sortedValue turns ordered maps into Go maps (which encoding/json writes
-// with sorted keys) all the way down.
-func sortedValue(v any) any {
-	switch x := v.(type) {
-	case *yaml11.Map:
-		m := make(map[string]any, x.Len())
-		for _, e := range x.Entries() {
-			m[e.Key] = sortedValue(e.Value)
-		}
-		return m
-	case []any:
-		out := make([]any, len(x))
-		for i, item := range x {
-			out[i] = sortedValue(item)
-		}
-		return out
-	case yaml11.Date:
-		return x.String()
-	case yaml11.Timestamp:
-		return x.ISOFormat()
-	}
-	return v
 }

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of the module for a short time (FUZZTIME, 10s by
+# default) and fails if any finds a failing input. Not part of .ci/run: it
+# is meant for a scheduled or manual job.
+#
+#   .ci/fuzz.sh                      # every target, 10 s each
+#   FUZZTIME=10m .ci/fuzz.sh         # the longer run, e.g. nightly
+#   go test -run '^$' -fuzz '^FuzzCommitRequest$' -fuzztime 1h ./internal/commit/
+#                                    # one target, as long as you like
+#
+# A failing input is written to <package>/testdata/fuzz/<Target>/; commit it
+# with the fix, and plain `go test` replays it from then on. The plain test
+# run already executes every target's seed corpus.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZTIME="${FUZZTIME:-10s}"
+
+# "go test -list" prints a package's matching names, then "ok <package>".
+targets=$(go test -list '^Fuzz' ./... | awk '
+	/^Fuzz/ { names = names " " $1; next }
+	/^ok / { if (names != "") print $2 names; names = "" }')
+
+failed=()
+while read -r pkg names; do
+	[ -n "$pkg" ] || continue
+	for name in $names; do
+		echo "== $pkg $name ($FUZZTIME)"
+		if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg"; then
+			failed+=("$pkg $name")
+		fi
+	done
+done <<<"$targets"
+
+if [ ${#failed[@]} -gt 0 ]; then
+	printf 'fuzzing failed: %s\n' "${failed[@]}" >&2
+	exit 1
+fi
+echo "all fuzz targets passed"
