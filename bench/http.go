@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"sync"
@@ -16,6 +18,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // httpResult is the outcome of the HTTP phase.
@@ -32,7 +35,13 @@ type httpResult struct {
 // MCP clients, each with its own connections, and has every client call
 // find_entity in a loop, over the names in turn, for d.
 func httpLoad(store *federation.Store, names []string, clients int, d time.Duration) (*httpResult, error) {
-	srv := mcpserver.New(store, mcpserver.Options{Version: "bench", Logger: quiet})
+	// As bourdon serve runs it: every call is audited to a log file.
+	auditDir, err := os.MkdirTemp("", "bourdon-bench-audit-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(auditDir)
+	srv := mcpserver.New(store, mcpserver.Options{Version: "bench", Logger: quiet, Audit: trust.OpenAudit(filepath.Join(auditDir, "audit.jsonl"))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
