@@ -70,6 +70,8 @@ var toolCalls = []struct {
 	{"list_memory_versions", map[string]any{"agent_id": "codex"}, "versions"},
 	{"explain_memory_change", map[string]any{"agent_id": "codex", "digest": "0123abcd"}, "found"},
 	{"rollback_agent_memory", map[string]any{"agent_id": "codex", "version_id": "nope"}, "error"},
+	{"get_deeper_context", map[string]any{"prompt": "what about Bourdon"}, "context"},
+	{"compile_codex_turn", map[string]any{"prompt": "what about Bourdon", "cwd": ""}, "schema_version"},
 	{"commit_to_federation", map[string]any{"agent_id": "e2e", "agent_type": "other", "entities": []any{map[string]any{"name": "Probe"}}}, "total_entities"},
 }
 

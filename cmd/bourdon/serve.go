@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/commit"
+	"github.com/getbourdon/bourdon-go/internal/deeper"
 	"github.com/getbourdon/bourdon-go/internal/demo"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/library"
@@ -39,6 +40,9 @@ type serveFlags struct {
 	registry      string
 	auditLog      string
 	allowUnauthed bool
+	l2Config      string
+	l2Endpoint    string
+	l2Protocol    string
 }
 
 func newServeCommand() *cobra.Command {
@@ -79,6 +83,9 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
+	cmd.Flags().StringVar(&f.l2Config, "l2-config", "", "YAML file configuring the external L2 backend of get_deeper_context (enabled, endpoint, protocol, tool_name, top_k, timeout_seconds, token_env); BOURDON_L2_* variables override it")
+	cmd.Flags().StringVar(&f.l2Endpoint, "l2-endpoint", "", "enable the external L2 backend at this URL (https, or http on loopback)")
+	cmd.Flags().StringVar(&f.l2Protocol, "l2-protocol", "", "protocol of the L2 backend: mcp (default) or http")
 	return cmd
 }
 
@@ -125,6 +132,10 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 			return err
 		}
 	}
+	l2, l2TopK, l2Timeout, err := deeperBackend(f, log)
+	if err != nil {
+		return err
+	}
 	lib, err := library.Open(root, log)
 	if err != nil {
 		return err
@@ -132,10 +143,12 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	defer lib.Close()
 	snap := lib.Snapshot()
 	opts := mcpserver.Options{
-		Version: buildVersion(),
-		Logger:  log,
-		Audit:   trust.OpenAudit(f.auditLog),
-		Writer:  commit.New(lib.Root()),
+		Version:       buildVersion(),
+		Logger:        log,
+		Audit:         trust.OpenAudit(f.auditLog),
+		Writer:        commit.New(lib.Root()),
+		DeeperL2:      l2,
+		DeeperOptions: deeper.Options{L2TopK: l2TopK, L2Timeout: l2Timeout},
 	}
 	if envSet {
 		opts.DefaultAccess = &envLevel
@@ -157,6 +170,34 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		return err
 	}
 	return serveHTTP(ctx, srv, f, auth, stderr, log)
+}
+
+// deeperBackend builds the optional L2 backend of get_deeper_context from
+// the configuration file, the BOURDON_L2_* variables and the flags, in
+// that order. A configuration that does not validate stops the start-up.
+func deeperBackend(f serveFlags, log *slog.Logger) (deeper.L2, int, time.Duration, error) {
+	cfg := deeper.DefaultL2Config()
+	var err error
+	if f.l2Config != "" {
+		if cfg, err = cfg.LoadFile(f.l2Config); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	cfg, warnings := cfg.WithEnv(os.LookupEnv)
+	for _, w := range warnings {
+		log.Warn(w)
+	}
+	if f.l2Endpoint != "" {
+		cfg.Enabled, cfg.Endpoint = true, f.l2Endpoint
+	}
+	if f.l2Protocol != "" {
+		cfg.Protocol = f.l2Protocol
+	}
+	l2, err := deeper.NewL2(cfg, os.Getenv)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("L2 backend: %w", err)
+	}
+	return l2, cfg.TopK, cfg.Timeout, nil
 }
 
 // httpAuth applies the bind contract of the reference and returns how HTTP

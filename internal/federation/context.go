@@ -3,6 +3,7 @@ package federation
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/recognition"
@@ -10,8 +11,7 @@ import (
 )
 
 // This file gives the context assemblers (internal/deeper, internal/turn)
-// what they read from the library. It adds read-only views; it changes
-// nothing the other queries do.
+// what they read from the library. It only adds read-only views.
 
 // AgentManifest is one agent's manifest as the current snapshot holds it.
 // Manifest is shared with the store and every other reader: treat it as
@@ -37,55 +37,79 @@ func (s *Store) Manifests(reader Reader) []AgentManifest {
 	return out
 }
 
-// AgentSession is one visible session and the agent that published it.
-// Session points into a shared manifest: read-only.
-type AgentSession struct {
-	Agent   string
-	Session *l5.Session
-}
-
-// RecognitionManifest is the library as the reference's
-// build_recognition_manifest shapes it for recognition-time consumers:
-// every visible entity merged into one row per name, and every visible
-// session with its agent.
-type RecognitionManifest struct {
-	// Entities are the merged rows in recognition-manifest order: by the
-	// position of each row's first visible contribution (agent id, then
-	// entity order). See recognition.Index.Rows.
-	Entities []recognition.Row
-	// Sessions are the visible sessions of every agent (agents in id
-	// order, sessions in file order), then sorted by date text, newest
-	// first, keeping that order among equal dates.
-	Sessions []AgentSession
-}
-
-// RecognitionManifest returns the recognition manifest at level. Entity
-// rows come from the recognition index, which holds every agent; reader
-// limits the sessions and drops the entity rows no readable agent
-// contributes to (a row that a readable agent shares with an unreadable
-// one still shows both agents, as prepare_recognition_context does).
-func (s *Store) RecognitionManifest(level visibility.Level, reader Reader) RecognitionManifest {
+// RecognitionRows returns the known_entities of the reference's
+// build_recognition_manifest at level: every visible entity merged into
+// one row per name (recognition.Index.Rows), in the same order, but only
+// the rows of which some visible contribution keep accepts (nil keeps
+// every row). keep sees the raw entity rows; it lets a caller that only
+// wants rows a prompt can match skip merging the others.
+//
+// Only agents reader may read contribute (nil: every agent).
+func (s *Store) RecognitionRows(level visibility.Level, reader Reader, keep func(*l5.Entity) bool) []recognition.Row {
 	v := s.current()
-	rows := s.rec.Rows(level)
-	if reader != nil {
-		rows = slices.DeleteFunc(rows, func(r recognition.Row) bool {
-			return !slices.ContainsFunc(r.SourceAgents, reader.may)
-		})
+	if keep == nil && reader == nil {
+		return nonNil(s.rec.Rows(level))
 	}
-	var sessions []AgentSession
+	// The merge keys with an accepted contribution, then every
+	// contribution of those keys, merged by a small index of their own
+	// (agents in id order and entities in file order, as the full index
+	// orders them, so rows come out in the same order).
+	wanted := map[string]bool{}
 	for _, ai := range v.agents {
 		if !reader.may(ai.id) {
 			continue
 		}
-		for i := range ai.m.Sessions {
-			ses := &ai.m.Sessions[i]
-			if visibility.Visible(ses.Visibility, level) {
-				sessions = append(sessions, AgentSession{Agent: ai.id, Session: ses})
+		for i := range ai.m.Entities {
+			e := &ai.m.Entities[i]
+			if visibility.Visible(e.Visibility, level) && (keep == nil || keep(e)) {
+				if k := mergeKey(e.Name); k != "" {
+					wanted[k] = true
+				}
 			}
 		}
 	}
-	slices.SortStableFunc(sessions, func(a, b AgentSession) int {
-		return strings.Compare(b.Session.Date, a.Session.Date)
-	})
-	return RecognitionManifest{Entities: nonNil(rows), Sessions: nonNil(sessions)}
+	if len(wanted) == 0 {
+		return []recognition.Row{}
+	}
+	idx := recognition.NewIndex()
+	var pos []int
+	for _, ai := range v.agents {
+		if !reader.may(ai.id) {
+			continue
+		}
+		// The agent's entities named by a wanted key, found through its
+		// name index (keyed by Key, which trims the same whitespace but
+		// for U+001C..U+001F), in file order.
+		pos = pos[:0]
+		for k := range wanted {
+			for _, i := range ai.entities[k] {
+				if mergeKey(ai.m.Entities[i].Name) == k {
+					pos = append(pos, i)
+				}
+			}
+		}
+		if len(pos) == 0 {
+			continue
+		}
+		slices.Sort(pos)
+		pos = slices.Compact(pos)
+		ents := make([]recognition.Entity, len(pos))
+		for j, i := range pos {
+			e := &ai.m.Entities[i]
+			ents[j] = recognition.Entity{
+				Name: e.Name, Type: e.Type, Aliases: e.Aliases, Summary: e.Summary,
+				Tags: e.Tags, ValidTo: e.ValidTo, Visibility: e.Visibility,
+			}
+		}
+		idx.Update(ai.id, ents)
+	}
+	return nonNil(idx.Rows(level))
+}
+
+// mergeKey is the recognition merge key, name.strip().lower() with
+// Python's notion of whitespace.
+func mergeKey(name string) string {
+	return strings.ToLower(strings.TrimFunc(name, func(r rune) bool {
+		return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
+	}))
 }

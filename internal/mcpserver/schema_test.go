@@ -20,8 +20,8 @@ var update = flag.Bool("update", false, "rewrite the golden tool schemas in test
 
 // wantTools is the tool inventory of this server, in name order.
 var wantTools = []string{
-	"commit_to_federation", "describe_caller", "explain_memory_change", "export_agents", "find_entity",
-	"get_cross_agent_summary", "list_agents", "list_memory_versions", "list_notes", "list_recent_work",
+	"commit_to_federation", "compile_codex_turn", "describe_caller", "explain_memory_change", "export_agents", "find_entity",
+	"get_cross_agent_summary", "get_deeper_context", "list_agents", "list_memory_versions", "list_notes", "list_recent_work",
 	"list_workstreams", "prepare_recognition_context", "query_agent_memory", "reload_library", "rollback_agent_memory",
 }
 

@@ -18,9 +18,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/commit"
+	"github.com/getbourdon/bourdon-go/internal/deeper"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/trust"
+	"github.com/getbourdon/bourdon-go/internal/turn"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -47,6 +49,13 @@ type Options struct {
 	// Writer is the write path (commit_to_federation and the history
 	// tools). Nil makes the server read-only: those tools are not offered.
 	Writer *commit.Writer
+	// DeeperL2 is the external backend get_deeper_context appends; nil
+	// for none. DeeperOptions tune the local assembly.
+	DeeperL2      deeper.L2
+	DeeperOptions deeper.Options
+	// TurnEnv is the machine compile_codex_turn reads (working
+	// directory, repository, Codex threads); the zero value is the real one.
+	TurnEnv turn.Env
 	Logger *slog.Logger
 }
 
@@ -55,6 +64,9 @@ type Server struct {
 	*mcp.Server
 	store *federation.Store
 	opts  Options
+
+	deeper *deeper.Service
+	turn   *turn.Compiler
 
 	mu        sync.Mutex
 	subs      map[string]int          // subscribed resource URIs
@@ -70,6 +82,10 @@ func New(store *federation.Store, opts Options) *Server {
 		opts.Version = "dev"
 	}
 	s := &Server{store: store, opts: opts, subs: map[string]int{}, announced: map[string]*l5.Manifest{}}
+	dopts := opts.DeeperOptions
+	dopts.L2, dopts.Logger = opts.DeeperL2, opts.Logger
+	s.deeper = deeper.New(store, dopts)
+	s.turn = turn.New(store, opts.TurnEnv)
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Bourdon federation library", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
 		Logger:             opts.Logger,
@@ -98,6 +114,8 @@ func New(store *federation.Store, opts Options) *Server {
 		s.registerListNotes,
 		s.registerReloadLibrary,
 		s.registerPrepareRecognitionContext,
+		s.registerGetDeeperContext,
+		s.registerCompileCodexTurn,
 	} {
 		register(s.Server)
 	}
@@ -114,6 +132,9 @@ func New(store *federation.Store, opts Options) *Server {
 const instructions = `Bourdon federation library: what every coding agent of this person has published about its work (entities, sessions, workstreams, notes), with per-row visibility.
 Look things up with find_entity, query_agent_memory and get_cross_agent_summary; page through recent sessions with list_recent_work and notes with list_notes; list_workstreams for ongoing initiatives; list_agents and export_agents describe the agents.
 Read tools default to access_level "public"; pass "team" or "private" to see more.`
+
+// turnDefaultAccess is the default access level of the turn-start tools.
+const turnDefaultAccess = visibility.Team
 
 // defaultAccess returns the access level a tool uses when the caller sends
 // none: the configured default, else the tool's own.

@@ -69,6 +69,9 @@ func NewServer(t testing.TB, dir string, opts mcpserver.Options) (*mcpserver.Ser
 	if opts.Writer == nil {
 		opts.Writer = commit.New(dir)
 	}
+	if opts.TurnEnv.CodexHome == "" {
+		opts.TurnEnv.CodexHome = "-" // never read the real ~/.codex
+	}
 	return mcpserver.New(store, opts), store
 }
 

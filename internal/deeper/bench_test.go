@@ -1,0 +1,166 @@
+package deeper
+
+// Benchmarks over the libgen.Benchmark library (100 agents x 1,000
+// entities x 500 sessions, 20 workstreams and 50 notes each). They run
+// only with -bench and are skipped with -short:
+//
+//	go test -run '^$' -bench . -benchtime 2s ./internal/deeper/
+//
+// The library is generated once into os.TempDir() under the same name the
+// federation benchmarks use, and shared with them.
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/libgen"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+	"github.com/getbourdon/bourdon-go/internal/yaml11"
+)
+
+var benchToday = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
+
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchErr  error
+)
+
+func benchLibrary(b *testing.B) string {
+	b.Helper()
+	if testing.Short() {
+		b.Skip("benchmark library skipped in -short mode")
+	}
+	benchOnce.Do(func() {
+		spec := libgen.Benchmark
+		spec.Today = benchToday
+		first, err := yaml11.Encode(libgen.Manifest("agent-000", 0, spec, spec.Today))
+		if err != nil {
+			benchErr = err
+			return
+		}
+		sum := sha256.Sum256(first)
+		name := fmt.Sprintf("bourdon-bench-%da-%de-%ds-%dw-%dn-seed%d-%s-%x",
+			spec.Agents, spec.Entities, spec.Sessions, spec.Workstreams, spec.Notes, spec.Seed,
+			spec.Today.Format("20060102"), sum[:4])
+		dir := filepath.Join(os.TempDir(), name)
+		if _, err := os.Stat(filepath.Join(dir, "agents")); err == nil {
+			benchDir = dir
+			return
+		}
+		tmp, err := os.MkdirTemp("", name+".tmp-")
+		if err != nil {
+			benchErr = err
+			return
+		}
+		if _, err := libgen.Write(tmp, spec); err != nil {
+			os.RemoveAll(tmp)
+			benchErr = err
+			return
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			os.RemoveAll(tmp)
+			if _, serr := os.Stat(filepath.Join(dir, "agents")); serr != nil {
+				benchErr = err
+				return
+			}
+		}
+		benchDir = dir
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchDir
+}
+
+// benchPrompt is a 30-word prompt over the generated library's
+// vocabulary: an entity name, library words, and ordinary English.
+func benchPrompt() string {
+	p := "what did the team learn about " + libgen.EntityName(1234) +
+		" and the kestrel lumen refactor, which quartz notes matter before the willow release, and who reviewed the signal module last week"
+	if n := len(strings.Fields(p)); n != 30 {
+		panic(fmt.Sprintf("benchmark prompt has %d words", n))
+	}
+	return p
+}
+
+func benchService(b *testing.B) (*federation.Store, *Service) {
+	store := openStore(b, benchLibrary(b))
+	store.ListAgents(nil)
+	return store, New(store, Options{})
+}
+
+// BenchmarkIndexBuild indexes the whole library (the first call after
+// start-up, or the cost a full rebuild would have).
+func BenchmarkIndexBuild(b *testing.B) {
+	store, _ := benchService(b)
+	agents := store.Manifests(nil)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	keep := newIndex()
+	keep.sync(agents)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(keep)
+	b.ResetTimer()
+	for b.Loop() {
+		newIndex().sync(agents)
+	}
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB-index")
+}
+
+// BenchmarkDeeperContext is get_deeper_context with a 30-word prompt at
+// team level on the indexed library.
+func BenchmarkDeeperContext(b *testing.B) {
+	_, s := benchService(b)
+	prompt := benchPrompt()
+	req := Request{Prompt: prompt, AccessLevel: "team", Level: visibility.Team}
+	if p := s.DeeperContext(context.Background(), req); len(p.Items) == 0 {
+		b.Fatal("no items")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s.DeeperContext(context.Background(), req)
+	}
+}
+
+// BenchmarkDeeperContextMisspelled adds the fuzzy door: three misspelled
+// words.
+func BenchmarkDeeperContextMisspelled(b *testing.B) {
+	_, s := benchService(b)
+	req := Request{Prompt: benchPrompt() + " kestral lumon refactered", AccessLevel: "team", Level: visibility.Team}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s.DeeperContext(context.Background(), req)
+	}
+}
+
+// BenchmarkDeeperContextAfterChange measures a call after one manifest
+// changed: one segment is rebuilt, the others reused.
+func BenchmarkDeeperContextAfterChange(b *testing.B) {
+	store, s := benchService(b)
+	agents := store.Manifests(nil)
+	s.index.sync(agents)
+	req := Request{Prompt: benchPrompt(), AccessLevel: "team", Level: visibility.Team}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		// Invalidate one agent's segment, as a manifest change would.
+		s.index.mu.Lock()
+		delete(s.index.segs, agents[i%len(agents)].ID)
+		s.index.view = nil
+		s.index.mu.Unlock()
+		s.DeeperContext(context.Background(), req)
+	}
+}

@@ -1,0 +1,119 @@
+package turn
+
+// Benchmarks of compile_codex_turn:
+//
+//	go test -run '^$' -bench . -benchtime 2s ./internal/turn/
+//
+// BenchmarkCompileSeed runs over the vectors' seed library;
+// BenchmarkCompileLarge over the libgen.Benchmark library (100 agents x
+// 1,000 entities x 500 sessions), generated once into os.TempDir() under
+// the name the federation benchmarks use (skipped with -short).
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/libgen"
+	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/yaml11"
+)
+
+func BenchmarkCompileSeed(b *testing.B) {
+	v := loadVectors(b)
+	store := seedStore(b, v.SeedLibrary)
+	now := frozen(b, v.FrozenClock)
+	home := b.TempDir()
+	c := New(store, Env{Now: func() time.Time { return now }, CodexHome: home})
+	cwd := "/projects/bourdon"
+	req := Request{Prompt: "what's next on Bourdon", Cwd: &cwd, AccessLevel: "team", MaxItems: DefaultMaxItems, MaxChars: DefaultMaxChars}
+	if br, err := c.Compile(context.Background(), req); err != nil || len(br.Items) != 2 {
+		b.Fatalf("%v %v", br, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Compile(context.Background(), req)
+	}
+}
+
+var benchToday = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
+
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchErr  error
+)
+
+func benchLibrary(b *testing.B) string {
+	b.Helper()
+	if testing.Short() {
+		b.Skip("benchmark library skipped in -short mode")
+	}
+	benchOnce.Do(func() {
+		spec := libgen.Benchmark
+		spec.Today = benchToday
+		first, err := yaml11.Encode(libgen.Manifest("agent-000", 0, spec, spec.Today))
+		if err != nil {
+			benchErr = err
+			return
+		}
+		sum := sha256.Sum256(first)
+		name := fmt.Sprintf("bourdon-bench-%da-%de-%ds-%dw-%dn-seed%d-%s-%x",
+			spec.Agents, spec.Entities, spec.Sessions, spec.Workstreams, spec.Notes, spec.Seed,
+			spec.Today.Format("20060102"), sum[:4])
+		dir := filepath.Join(os.TempDir(), name)
+		if _, err := os.Stat(filepath.Join(dir, "agents")); err == nil {
+			benchDir = dir
+			return
+		}
+		tmp, err := os.MkdirTemp("", name+".tmp-")
+		if err != nil {
+			benchErr = err
+			return
+		}
+		if _, err := libgen.Write(tmp, spec); err != nil {
+			os.RemoveAll(tmp)
+			benchErr = err
+			return
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			os.RemoveAll(tmp)
+			if _, serr := os.Stat(filepath.Join(dir, "agents")); serr != nil {
+				benchErr = err
+				return
+			}
+		}
+		benchDir = dir
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchDir
+}
+
+func BenchmarkCompileLarge(b *testing.B) {
+	lib, err := library.Open(benchLibrary(b), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { lib.Close() })
+	store := federation.New(lib)
+	store.ListAgents(nil)
+	c := New(store, Env{Now: func() time.Time { return benchToday }, CodexHome: "-"})
+	cwd := "/home/dev/repos/kestrel-7"
+	req := Request{Prompt: "continue the " + libgen.EntityName(1234) + " refactor of the kestrel module", Cwd: &cwd,
+		AccessLevel: "team", MaxItems: DefaultMaxItems, MaxChars: DefaultMaxChars}
+	if br, err := c.Compile(context.Background(), req); err != nil || len(br.Items) == 0 {
+		b.Fatalf("%v %v", br, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Compile(context.Background(), req)
+	}
+}
