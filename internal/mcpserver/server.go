@@ -56,7 +56,7 @@ type Options struct {
 	// TurnEnv is the machine compile_codex_turn reads (working
 	// directory, repository, Codex threads); the zero value is the real one.
 	TurnEnv turn.Env
-	Logger *slog.Logger
+	Logger  *slog.Logger
 }
 
 // Server is an MCP server answering from a federation store.
