@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/libgen"
 )
 
 // These benchmarks time whole round trips to the real binary:
@@ -105,4 +107,48 @@ func rssKiB(b *testing.B, pid int) int {
 	}
 	b.Fatal("no VmRSS")
 	return 0
+}
+
+// thirtyWords is a turn-start prompt of 30 words naming two entities of the
+// benchmark library.
+const thirtyWords = "could you remind me what we decided last week about Atlas Bourdon 30 and how it relates to Cedar Delta 92 before I start " +
+	"refactoring the ingestion module and the retry logic today please"
+
+// BenchmarkRecognitionStdioLarge times prepare_recognition_context over
+// stdio against the 100-agent x 1,000-entity x 500-session library:
+//
+//	go test -run '^$' -bench RecognitionStdioLarge -benchtime 2000x ./cmd/bourdon/
+func BenchmarkRecognitionStdioLarge(b *testing.B) {
+	if testing.Short() {
+		b.Skip("generates a 28 MB library")
+	}
+	dir := b.TempDir()
+	spec := libgen.Benchmark
+	spec.Today = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	if _, err := libgen.Write(dir, spec); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(binary, "serve", "--library", dir, "--quiet")
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	args := map[string]any{"prompt": thirtyWords}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "prepare_recognition_context", Arguments: args})
+	if err != nil || res.IsError {
+		b.Fatalf("warm-up: %v %v", err, res)
+	}
+	times := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		start := time.Now()
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "prepare_recognition_context", Arguments: args}); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
 }
