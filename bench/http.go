@@ -34,7 +34,7 @@ type httpResult struct {
 // as `bourdon serve --transport http` does, connects the given number of
 // MCP clients, each with its own connections, and has every client call
 // find_entity in a loop, over the names in turn, for d.
-func httpLoad(store *federation.Store, names []string, clients int, d time.Duration) (*httpResult, error) {
+func httpLoad(store *federation.Store, names []string, clients int, d time.Duration, protocol string) (*httpResult, error) {
 	// As bourdon serve runs it: every call is audited to a log file.
 	auditDir, err := os.MkdirTemp("", "bourdon-bench-audit-")
 	if err != nil {
@@ -68,7 +68,7 @@ func httpLoad(store *federation.Store, names []string, clients int, d time.Durat
 			Endpoint:   url,
 			HTTPClient: &http.Client{Transport: &http.Transport{}}, // a client of its own, as a separate process would be
 		}
-		cs, err := client.Connect(ctx, transport, nil)
+		cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
 		if err != nil {
 			return nil, fmt.Errorf("client %d: %w", i, err)
 		}

@@ -35,6 +35,7 @@ type config struct {
 	dir      string
 	duration time.Duration
 	clients  int
+	protocol string
 	inproc   time.Duration
 	reloads  int
 	keep     bool
@@ -70,6 +71,7 @@ func main() {
 	flag.StringVar(&cfg.dir, "dir", "", "library to measure (holds agents/*.l5.yaml); it is only read.\nDefault: generate the benchmark library under "+os.TempDir())
 	flag.DurationVar(&cfg.duration, "duration", 10*time.Second, "length of the HTTP phase")
 	flag.IntVar(&cfg.clients, "clients", 16, "concurrent MCP clients in the HTTP phase")
+	flag.StringVar(&cfg.protocol, "protocol", "", "MCP revision the HTTP clients negotiate: empty for the newest (2026-07-28, stateless), or 2025-11-25 (sessions)")
 	flag.DurationVar(&cfg.inproc, "inproc", 2*time.Second, "length of each in-process latency loop")
 	flag.IntVar(&cfg.reloads, "reloads", 20, "number of manifest rewrites timed for the reload figure")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the generated library (its path is printed) for later runs with -dir")
@@ -213,12 +215,12 @@ func run(cfg config, log io.Writer) ([]row, error) {
 
 	phase("http-client")
 	fmt.Fprintf(log, "find_entity over streamable HTTP, %d clients, %s ...\n", cfg.clients, cfg.duration)
-	h, err := httpLoad(ld.store, names, cfg.clients, cfg.duration)
+	h, err := httpLoad(ld.store, names, cfg.clients, cfg.duration, cfg.protocol)
 	if err != nil {
 		return nil, err
 	}
 	rows = append(rows,
-		row{figure: fmt.Sprintf("find_entity over HTTP, %d clients (%d calls, %d errors)", cfg.clients, len(h.latencies), h.errors), measured: fmt.Sprintf("%.0f calls/s", h.rate), target: ">= 5000 calls/s", result: check(h.rate >= 5000 && h.errors == 0)},
+		row{figure: fmt.Sprintf("find_entity over HTTP, %d clients, MCP %s (%d calls, %d errors)", cfg.clients, protocolName(cfg.protocol), len(h.latencies), h.errors), measured: fmt.Sprintf("%.0f calls/s", h.rate), target: ">= 5000 calls/s", result: check(h.rate >= 5000 && h.errors == 0)},
 		row{figure: "find_entity over HTTP p50", measured: fmtDur(pct(h.latencies, 50))},
 		row{figure: "find_entity over HTTP p99", measured: fmtDur(pct(h.latencies, 99))},
 		row{figure: "HTTP phase: CPU used (server + clients)", measured: fmt.Sprintf("%.2f of %d cores", h.cores, runtime.NumCPU())},
@@ -292,3 +294,11 @@ func fmtDur(d time.Duration) string {
 
 // fmtBytes prints a byte count in MiB.
 func fmtBytes(n uint64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
+
+// protocolName names the revision the HTTP clients negotiate.
+func protocolName(p string) string {
+	if p == "" {
+		return "2026-07-28"
+	}
+	return p
+}
