@@ -10,11 +10,13 @@
 package federation
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/drift"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/recognition"
@@ -34,11 +36,16 @@ type Store struct {
 	// changed in place, so a query holding an older view may already see
 	// newer entities there.
 	rec *recognition.Index
+	// drift keeps the yield watermark of every agent's manifest.
+	drift *drift.Tracker
 }
 
 // New returns a store over lib.
 func New(lib *library.Library) *Store {
-	return &Store{lib: lib, Now: time.Now, cache: map[*l5.Manifest]*agentIndex{}, rec: recognition.NewIndex()}
+	return &Store{
+		lib: lib, Now: time.Now, cache: map[*l5.Manifest]*agentIndex{}, rec: recognition.NewIndex(),
+		drift: drift.Open(filepath.Join(lib.Root(), ".bourdon", "watermarks.json")),
+	}
 }
 
 // Library returns the library the store reads.
@@ -104,6 +111,7 @@ func (s *Store) current() *view {
 		}
 	}
 	v.names = updateNames(s.view, v)
+	_ = s.drift.Observe(surfaces(snap)) // unreadable watermarks only mean no verdicts
 	s.cache = next
 	s.view = v
 	return v
@@ -146,6 +154,29 @@ func buildAgentIndex(a *library.Agent) *agentIndex {
 	ai.sessions = newestFirst(len(m.Sessions), func(i int) string { return m.Sessions[i].Date })
 	ai.notes = newestFirst(len(m.Notes), func(i int) string { return m.Notes[i].Date })
 	return ai
+}
+
+// surfaces says what every manifest of a snapshot yields, for the drift
+// watermarks: its rows, or why it no longer parses.
+func surfaces(snap *library.Snapshot) []drift.Surface {
+	out := make([]drift.Surface, 0, snap.Len())
+	for _, id := range snap.IDs() {
+		a, _ := snap.Agent(id)
+		m := a.Manifest
+		out = append(out, drift.Surface{Agent: id, Rows: len(m.Entities) + len(m.Sessions) + len(m.Workstreams) + len(m.Notes), Problem: a.Problem})
+	}
+	for _, b := range snap.Broken() {
+		out = append(out, drift.Surface{Agent: strings.TrimSuffix(filepath.Base(b.File), library.ManifestSuffix), Problem: b.Message})
+	}
+	return out
+}
+
+// Drifting returns the agents whose manifest stopped yielding what it used
+// to (see package drift), among those reader may read. ok is false when
+// the watermarks cannot be read.
+func (s *Store) Drifting(reader Reader) ([]drift.Verdict, bool) {
+	s.current()
+	return s.drift.Drifting(func(agent string) bool { return reader.may(agent) })
 }
 
 // newestFirst returns 0..n-1 ordered by date text, descending, keeping the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/drift"
 	"github.com/getbourdon/bourdon-go/internal/recognition"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -24,6 +25,9 @@ type prepareRecognitionOut struct {
 	recognition.Result
 	// RecognitionLatencyUS is how long recognition took, in microseconds.
 	RecognitionLatencyUS float64 `json:"recognition_latency_us"`
+	// DriftingSurfaces lists the agents whose manifest stopped yielding
+	// what it used to; the key is present only when some are.
+	DriftingSurfaces []drift.Verdict `json:"drifting_surfaces,omitempty"`
 }
 
 func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
@@ -36,15 +40,20 @@ func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
 		if err != nil {
 			return prepareRecognitionOut{}, err
 		}
-		if d := s.authorize(req.Extra, "prepare_recognition_context", ""); !d.Allowed {
+		d := s.authorize(req.Extra, "prepare_recognition_context", "")
+		if !d.Allowed {
 			return prepareRecognitionOut{}, deny(d)
 		}
 		start := time.Now()
 		res := s.store.PrepareRecognition(in.Prompt, level)
 		us := math.Round(float64(time.Since(start).Nanoseconds())/100) / 10
-		return prepareRecognitionOut{
+		out := prepareRecognitionOut{
 			Prompt: in.Prompt, AccessLevel: in.AccessLevel, IncludePrivate: in.IncludePrivate,
 			Result: res, RecognitionLatencyUS: us,
-		}, nil
+		}
+		if verdicts, ok := s.store.Drifting(reader(d)); ok {
+			out.DriftingSurfaces = verdicts
+		}
+		return out, nil
 	})
 }
