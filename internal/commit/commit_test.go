@@ -265,3 +265,17 @@ func TestCorruptManifestIsNotMergedInto(t *testing.T) {
 		t.Errorf("replace over a corrupt file: %v", err)
 	}
 }
+
+func TestMergeIntoAManifestWithYAMLDates(t *testing.T) {
+	w := newWriter(t)
+	path := w.ManifestPath("a")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte("spec_version: '0.1'\nagent: {id: a, type: other}\nlast_updated: 2026-06-08T10:00:00Z\nrecent_sessions:\n- {date: 2026-06-08, cwd: /r}\n"), 0o644)
+	res := commit(t, w, Request{AgentID: "a", Sessions: []any{map[string]any{"date": "2026-06-09", "cwd": "/r"}}})
+	if res.SessionsAdded != 1 || res.TotalSessions != 2 {
+		t.Fatalf("%+v", res)
+	}
+	if s := load(t, w, "a").Sessions; s[0].Date != "2026-06-09" || s[1].Date != "2026-06-08" {
+		t.Errorf("sessions: %+v", s)
+	}
+}
