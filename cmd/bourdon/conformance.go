@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
-	"net/http"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -49,34 +46,11 @@ func runConformanceFixtures(ctx context.Context, addr string, quiet bool, stderr
 	if !mcphttp.IsLoopbackHost(host) {
 		return fmt.Errorf("--addr must be a loopback address, not %s", host)
 	}
-	level := slog.LevelInfo
-	if quiet {
-		level = slog.LevelWarn
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, quiet)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "conformance fixtures on http://%s/mcp\n", ln.Addr())
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcphttp.Handler(conformance.NewServer(log), mcphttp.Options{Logger: log}))
-	hs := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := hs.Shutdown(shutdown); err != nil {
-			hs.Close()
-		}
-		return nil
-	}
+	return serveMCP(ctx, ln, mcphttp.Handler(conformance.NewServer(log), mcphttp.Options{Logger: log}))
 }

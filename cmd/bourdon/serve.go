@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -97,11 +96,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		// modest amount of memory. GOGC overrides it.
 		debug.SetGCPercent(200)
 	}
-	level := slog.LevelInfo
-	if f.quiet {
-		level = slog.LevelWarn
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, f.quiet)
 	if f.transport != "stdio" && f.transport != "http" {
 		return fmt.Errorf("--transport must be stdio or http, not %q", f.transport)
 	}
@@ -244,27 +239,5 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 	if f.demo {
 		fmt.Fprintln(stderr, "demo:      try find_entity {\"name\": \"Payments API\"} or list_recent_work {\"access_level\": \"team\"}; Ctrl-C stops and deletes the demo library")
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}))
-	hs := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		// Requests inherit the serve context, so that stopping the server
-		// also ends long-lived event streams instead of waiting for them.
-		BaseContext: func(net.Listener) context.Context { return ctx },
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := hs.Shutdown(shutdown); err != nil {
-			hs.Close()
-		}
-		return nil
-	}
+	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}))
 }

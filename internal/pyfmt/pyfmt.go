@@ -86,3 +86,20 @@ func Repr(v any) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// IsSpace reports whether r is whitespace for Python's str.isspace (and
+// re's \s): Go's unicode.IsSpace plus the ASCII information separators
+// U+001C..U+001F. str.strip() trims exactly these.
+func IsSpace(r rune) bool {
+	switch {
+	case r == ' ', r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x1f:
+		return true
+	case r < 0x85:
+		return false
+	case r == 0x85, r == 0xa0, r == 0x1680,
+		r >= 0x2000 && r <= 0x200a,
+		r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
+		return true
+	}
+	return false
+}

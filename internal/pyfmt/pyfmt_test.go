@@ -1,6 +1,9 @@
 package pyfmt
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+)
 
 func TestRepr(t *testing.T) {
 	for _, c := range []struct {
@@ -20,6 +23,15 @@ func TestRepr(t *testing.T) {
 	} {
 		if got := Repr(c.in); got != c.want {
 			t.Errorf("Repr(%#v) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestIsSpaceMatchesGoPlusSeparators(t *testing.T) {
+	for r := rune(0); r < 0x3100; r++ {
+		want := unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
+		if IsSpace(r) != want {
+			t.Errorf("IsSpace(%U) = %v, want %v", r, !want, want)
 		}
 	}
 }

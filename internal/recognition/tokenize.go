@@ -2,6 +2,8 @@ package recognition
 
 import (
 	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 )
 
 // Tokenize splits s into its runs of ASCII letters and digits, lower-cased,
@@ -88,7 +90,7 @@ func normalize(s string, buf []byte, spans []span) ([]byte, []span) {
 // does (Unicode whitespace, including U+001C..U+001F, which Go's
 // strings.TrimSpace keeps).
 func pyStrip(s string) string {
-	return strings.TrimFunc(s, isPySpace)
+	return strings.TrimFunc(s, pyfmt.IsSpace)
 }
 
 // mergeKey is the reference's merge key for recognition rows,
@@ -98,21 +100,6 @@ func pyStrip(s string) string {
 // may group differently.
 func mergeKey(name string) string {
 	return strings.ToLower(pyStrip(name))
-}
-
-// isPySpace reports whether r is whitespace for Python's str.isspace.
-func isPySpace(r rune) bool {
-	switch {
-	case r == ' ', r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x1f:
-		return true
-	case r < 0x85:
-		return false
-	case r == 0x85, r == 0xa0, r == 0x1680,
-		r >= 0x2000 && r <= 0x200a,
-		r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
-		return true
-	}
-	return false
 }
 
 // strippedItems returns the items of list trimmed, blanks dropped, and

@@ -19,6 +19,8 @@ package redact
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 )
 
 // Sentinel replaces the whole value when it looks like it holds a credential.
@@ -67,23 +69,6 @@ func ContainsSecret(s string) bool {
 	return s != "" && containsSecret(s)
 }
 
-// isPySpace reports whether r is whitespace for Python's str.isspace and
-// re's \s: Go's unicode.IsSpace plus the four ASCII information separators
-// U+001C..U+001F.
-func isPySpace(r rune) bool {
-	switch {
-	case r == ' ', r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x1f:
-		return true
-	case r < 0x85:
-		return false
-	case r == 0x85, r == 0xa0, r == 0x1680,
-		r >= 0x2000 && r <= 0x200a,
-		r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
-		return true
-	}
-	return false
-}
-
 // mayHoldSpace reports whether a multi-byte sequence starting with lead byte
 // c can encode a non-ASCII whitespace rune (U+0085, U+00A0, U+1680,
 // U+2000..U+3000).
@@ -101,7 +86,7 @@ func spaceAt(s string, i int) (bool, int) {
 		return true, 1
 	case wsLead:
 		r, w := utf8.DecodeRuneInString(s[i:])
-		return isPySpace(r), w
+		return pyfmt.IsSpace(r), w
 	}
 	return false, 1
 }
@@ -116,7 +101,7 @@ const (
 
 var wsClass = func() (t [256]uint8) {
 	for c := 0; c < utf8.RuneSelf; c++ {
-		if isPySpace(rune(c)) {
+		if pyfmt.IsSpace(rune(c)) {
 			t[c] = wsOther
 		}
 	}
@@ -143,7 +128,7 @@ func isCollapsed(s string) bool {
 		case wsOther:
 			return false
 		case wsLead:
-			if r, _ := utf8.DecodeRuneInString(s[i:]); isPySpace(r) {
+			if r, _ := utf8.DecodeRuneInString(s[i:]); pyfmt.IsSpace(r) {
 				return false
 			}
 		}
@@ -241,5 +226,5 @@ func truncate(s string, limit int) string {
 		_, w := utf8.DecodeRuneInString(s[off:])
 		off += w
 	}
-	return strings.TrimRightFunc(s[:off], isPySpace) + "..."
+	return strings.TrimRightFunc(s[:off], pyfmt.IsSpace) + "..."
 }

@@ -11,10 +11,6 @@ package turn
 
 import (
 	"context"
-	"crypto/sha256"
-	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -22,7 +18,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/libgen"
 	"github.com/getbourdon/bourdon-go/internal/library"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
 
 func BenchmarkCompileSeed(b *testing.B) {
@@ -58,38 +53,7 @@ func benchLibrary(b *testing.B) string {
 	benchOnce.Do(func() {
 		spec := libgen.Benchmark
 		spec.Today = benchToday
-		first, err := yaml11.Encode(libgen.Manifest("agent-000", 0, spec, spec.Today))
-		if err != nil {
-			benchErr = err
-			return
-		}
-		sum := sha256.Sum256(first)
-		name := fmt.Sprintf("bourdon-bench-%da-%de-%ds-%dw-%dn-seed%d-%s-%x",
-			spec.Agents, spec.Entities, spec.Sessions, spec.Workstreams, spec.Notes, spec.Seed,
-			spec.Today.Format("20060102"), sum[:4])
-		dir := filepath.Join(os.TempDir(), name)
-		if _, err := os.Stat(filepath.Join(dir, "agents")); err == nil {
-			benchDir = dir
-			return
-		}
-		tmp, err := os.MkdirTemp("", name+".tmp-")
-		if err != nil {
-			benchErr = err
-			return
-		}
-		if _, err := libgen.Write(tmp, spec); err != nil {
-			os.RemoveAll(tmp)
-			benchErr = err
-			return
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			os.RemoveAll(tmp)
-			if _, serr := os.Stat(filepath.Join(dir, "agents")); serr != nil {
-				benchErr = err
-				return
-			}
-		}
-		benchDir = dir
+		benchDir, benchErr = libgen.Cached(spec)
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)

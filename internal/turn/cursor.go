@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/recognition"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -219,7 +220,7 @@ func (b *CursorBrief) Text(maxChars int) string {
 	lines = append(lines, "Confidence: "+b.Routing.Confidence)
 	text := strings.Join(lines, "\n")
 	if runeLen(text) > maxChars {
-		text = strings.TrimRightFunc(cutRunes(text, maxChars-3), isPySpace) + "..."
+		text = strings.TrimRightFunc(cutRunes(text, maxChars-3), pyfmt.IsSpace) + "..."
 	}
 	return text
 }

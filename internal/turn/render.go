@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/recognition"
 )
 
@@ -168,11 +169,11 @@ func explicitText(items []Item, repo Repo, maxChars int) string {
 			lines = append(lines, line, "   "+it.Summary, "   Why: "+it.Reason)
 		}
 	}
-	text := strings.TrimFunc(strings.Join(lines, "\n"), isPySpace)
+	text := strings.TrimFunc(strings.Join(lines, "\n"), pyfmt.IsSpace)
 	if runeLen(text) <= maxChars {
 		return text
 	}
-	return strings.TrimRightFunc(cutRunes(text, maxChars-3), isPySpace) + "..."
+	return strings.TrimRightFunc(cutRunes(text, maxChars-3), pyfmt.IsSpace) + "..."
 }
 
 // delivery renders the brief's delivery forms the mode asks for.

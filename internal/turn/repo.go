@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/redact"
 )
 
@@ -28,7 +29,7 @@ func (c *Compiler) resolveCwd(cwd *string) *string {
 		}
 		p = wd
 	} else {
-		p = strings.TrimFunc(*cwd, isPySpace)
+		p = strings.TrimFunc(*cwd, pyfmt.IsSpace)
 		if p == "" {
 			return nil
 		}

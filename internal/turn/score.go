@@ -12,6 +12,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/recognition"
 	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
@@ -176,7 +177,7 @@ func gather(sc *scorer, src Source, level visibility.Level, reader federation.Re
 	var cands []*candidate
 	for i := range rows {
 		e := &rows[i]
-		name := strings.TrimFunc(e.Name, isPySpace)
+		name := strings.TrimFunc(e.Name, pyfmt.IsSpace)
 		if name == "" {
 			continue
 		}
@@ -268,7 +269,7 @@ func sessionCandidates(sc *scorer, src Source, level visibility.Level, reader fe
 				}
 				n := 0
 				for _, a := range s.KeyActions {
-					if n < 2 && strings.TrimFunc(a, isPySpace) != "" {
+					if n < 2 && strings.TrimFunc(a, pyfmt.IsSpace) != "" {
 						pass = pass || sc.mentionsRepo(a)
 						n++
 					}
@@ -368,7 +369,7 @@ var hashSeed = maphash.MakeSeed()
 // firstNonBlank returns the first item of list that is not blank.
 func firstNonBlank(list []string) string {
 	for _, s := range list {
-		if strings.TrimFunc(s, isPySpace) != "" {
+		if strings.TrimFunc(s, pyfmt.IsSpace) != "" {
 			return s
 		}
 	}
@@ -462,7 +463,7 @@ func entityKind(r *recognition.Row) string {
 func nonBlank(list []string, dropBlank bool) []string {
 	out := make([]string, 0, len(list))
 	for _, s := range list {
-		if s == "" || (dropBlank && strings.TrimFunc(s, isPySpace) == "") {
+		if s == "" || (dropBlank && strings.TrimFunc(s, pyfmt.IsSpace) == "") {
 			continue
 		}
 		out = append(out, s)
@@ -512,7 +513,7 @@ func scoreOnly(s float64, _ string) float64 { return s }
 func (sc *scorer) promptScore(c *candidate) (float64, string) {
 	best, bestName := 0.0, ""
 	for _, name := range c.names {
-		if strings.TrimFunc(strings.ToLower(name), isPySpace) == "" {
+		if strings.TrimFunc(strings.ToLower(name), pyfmt.IsSpace) == "" {
 			continue
 		}
 		s := sc.nameScore(recognition.Tokenize(name))
@@ -799,7 +800,7 @@ func (sc *scorer) ordinal(date string) int64 {
 // parseDate reads a calendar date: YYYY-MM-DD at the start of the text,
 // else an RFC 3339 timestamp (its own calendar day).
 func parseDate(s string) (time.Time, bool) {
-	s = strings.TrimFunc(s, isPySpace)
+	s = strings.TrimFunc(s, pyfmt.IsSpace)
 	if s == "" {
 		return time.Time{}, false
 	}

@@ -76,7 +76,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
@@ -323,23 +322,18 @@ func (c *Compiler) Compile(ctx context.Context, req Request) (*Brief, error) {
 // boundPrompt strips the prompt and keeps its first MaxPromptChars code
 // points (then strips the cut end), as the reference does.
 func boundPrompt(s string) string {
-	s = strings.TrimFunc(s, isPySpace)
+	s = strings.TrimFunc(s, pyfmt.IsSpace)
 	if utf8.RuneCountInString(s) <= MaxPromptChars {
 		return s
 	}
 	n := 0
 	for i := range s {
 		if n == MaxPromptChars {
-			return strings.TrimRightFunc(s[:i], isPySpace)
+			return strings.TrimRightFunc(s[:i], pyfmt.IsSpace)
 		}
 		n++
 	}
 	return s
-}
-
-// isPySpace is Python's str.isspace for one rune.
-func isPySpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
 }
 
 // runeLen is Python's len() of a str.
