@@ -105,7 +105,12 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any,
 			return nil, fmt.Errorf("encoding the %s result: %w", t.Name, err)
 		}
 		b = redact.JSON(b) // every result, so no read surface can forget it
+		var meta mcp.Meta
+		if m, ok := payload.(interface{ resultMeta() mcp.Meta }); ok {
+			meta = m.resultMeta()
+		}
 		return &mcp.CallToolResult{
+			Meta:              meta,
 			StructuredContent: json.RawMessage(b),
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		}, nil

@@ -57,3 +57,17 @@ func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
 		return out, nil
 	})
 }
+
+// LinesMetaKey names the _meta entry of a prepare_recognition_context
+// result that says where each line of prompt_context came from: per line,
+// its kind, and for an entity line the entity, the agents it is drawn
+// from and the agent whose summary it quotes. It sits in _meta so that the
+// payload stays the reference's.
+const LinesMetaKey = "io.getbourdon/prompt_context_lines"
+
+func (o prepareRecognitionOut) resultMeta() mcp.Meta {
+	if len(o.Fragment.Lines) == 0 {
+		return nil
+	}
+	return mcp.Meta{LinesMetaKey: o.Fragment.Lines}
+}

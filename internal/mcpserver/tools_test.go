@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -130,5 +131,23 @@ func TestListRecentWorkWalksPagesThroughTheTool(t *testing.T) {
 	want := []string{"2026-06-08", "2026-06-08", "2026-06-07", "2026-06-06", "2026-06-05"}
 	if diff := cmp.Diff(want, dates); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func TestPromptContextLinesSayWhereTheyCameFrom(t *testing.T) {
+	cs := seedSession(t, mcpserver.Options{})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "prepare_recognition_context", Arguments: map[string]any{"prompt": "what about Bourdon"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.Meta[mcpserver.LinesMetaKey])
+	var lines []map[string]any
+	if err := json.Unmarshal(b, &lines); err != nil || len(lines) != 5 {
+		t.Fatalf("line provenance: %s (%v)", b, err)
+	}
+	entity := lines[3]
+	if lines[0]["kind"] != "header" || entity["kind"] != "entity" || entity["entity"] != "Bourdon" ||
+		fmt.Sprint(entity["agents"]) != "[claude-code codex]" || entity["summary_agent"] != "claude-code" {
+		t.Errorf("line provenance: %s", b)
 	}
 }

@@ -56,19 +56,40 @@ const (
 	LineFooter
 )
 
+// String names the kind: header, recognition, entities_header, entity,
+// omitted or footer.
+func (k LineKind) String() string {
+	switch k {
+	case LineHeader:
+		return "header"
+	case LineRecognition:
+		return "recognition"
+	case LineEntitiesHeader:
+		return "entities_header"
+	case LineEntity:
+		return "entity"
+	case LineOmitted:
+		return "omitted"
+	}
+	return "footer"
+}
+
+// MarshalText writes the kind's name.
+func (k LineKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
 // Line is one line of the fragment and where it came from.
 type Line struct {
-	Text string
-	Kind LineKind
+	Text string   `json:"-"`
+	Kind LineKind `json:"kind"`
 	// Entity is the name of the matched entity an entity line describes.
-	Entity string
+	Entity string `json:"entity,omitempty"`
 	// Agents are the agents whose entity rows an entity line is drawn
 	// from (all of them, also when the line names only the first
 	// MaxViaAgents).
-	Agents []string
+	Agents []string `json:"agents,omitempty"`
 	// SummaryAgent is the agent whose summary an entity line quotes, ""
 	// when it quotes none.
-	SummaryAgent string
+	SummaryAgent string `json:"summary_agent,omitempty"`
 }
 
 // Fragment is the prompt_context an agent can prepend to its prompt:
