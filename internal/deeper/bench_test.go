@@ -14,38 +14,16 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/libgen"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
-var benchToday = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
 
-var (
-	benchOnce sync.Once
-	benchDir  string
-	benchErr  error
-)
-
-func benchLibrary(b *testing.B) string {
-	b.Helper()
-	if testing.Short() {
-		b.Skip("benchmark library skipped in -short mode")
-	}
-	benchOnce.Do(func() {
-		spec := libgen.Benchmark
-		spec.Today = benchToday
-		benchDir, benchErr = libgen.Cached(spec)
-	})
-	if benchErr != nil {
-		b.Fatal(benchErr)
-	}
-	return benchDir
-}
+// benchLibrary returns the cached benchmark library.
+func benchLibrary(b *testing.B) string { return libgen.BenchmarkLibrary(b) }
 
 // benchPrompt is a 30-word prompt over the generated library's
 // vocabulary: an entity name, library words, and ordinary English.

@@ -19,7 +19,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,34 +29,10 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
 
-// benchToday anchors the generated sessions and the stores' clock, so the
-// cached library and the 14-day default window never drift apart.
-var benchToday = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
+var benchToday = libgen.BenchmarkToday
 
-var (
-	benchOnce sync.Once
-	benchDir  string
-	benchErr  error
-)
-
-// benchLibrary returns the directory of the benchmark library, generating
-// it on first use. A complete library is renamed into place atomically, so
-// a directory with the final name is always whole.
-func benchLibrary(b *testing.B) string {
-	b.Helper()
-	if testing.Short() {
-		b.Skip("benchmark library skipped in -short mode")
-	}
-	benchOnce.Do(func() {
-		spec := libgen.Benchmark
-		spec.Today = benchToday
-		benchDir, benchErr = libgen.Cached(spec)
-	})
-	if benchErr != nil {
-		b.Fatal(benchErr)
-	}
-	return benchDir
-}
+// benchLibrary returns the cached benchmark library.
+func benchLibrary(b *testing.B) string { return libgen.BenchmarkLibrary(b) }
 
 // openBenchStore opens dir with the fixed clock and indexes it.
 func openBenchStore(b *testing.B, dir string) *Store {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"testing"
+	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
@@ -48,4 +50,25 @@ func Cached(spec Spec) (string, error) {
 		}
 	}
 	return dir, nil
+}
+
+// BenchmarkToday is the day the cached benchmark library is dated from, so
+// that its sessions and a store's 14-day window never drift apart.
+var BenchmarkToday = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
+
+// BenchmarkLibrary returns the cached Benchmark library dated
+// BenchmarkToday, for benchmarks: it skips in -short mode and fails tb if
+// the library cannot be written.
+func BenchmarkLibrary(tb testing.TB) string {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("benchmark library skipped in -short mode")
+	}
+	spec := Benchmark
+	spec.Today = BenchmarkToday
+	dir, err := Cached(spec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }

@@ -11,7 +11,6 @@ package turn
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,29 +36,10 @@ func BenchmarkCompileSeed(b *testing.B) {
 	}
 }
 
-var benchToday = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
+var benchToday = libgen.BenchmarkToday
 
-var (
-	benchOnce sync.Once
-	benchDir  string
-	benchErr  error
-)
-
-func benchLibrary(b *testing.B) string {
-	b.Helper()
-	if testing.Short() {
-		b.Skip("benchmark library skipped in -short mode")
-	}
-	benchOnce.Do(func() {
-		spec := libgen.Benchmark
-		spec.Today = benchToday
-		benchDir, benchErr = libgen.Cached(spec)
-	})
-	if benchErr != nil {
-		b.Fatal(benchErr)
-	}
-	return benchDir
-}
+// benchLibrary returns the cached benchmark library.
+func benchLibrary(b *testing.B) string { return libgen.BenchmarkLibrary(b) }
 
 func BenchmarkCompileLarge(b *testing.B) {
 	lib, err := library.Open(benchLibrary(b), nil)
