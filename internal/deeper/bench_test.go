@@ -21,7 +21,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
-
 // benchLibrary returns the cached benchmark library.
 func benchLibrary(b *testing.B) string { return libgen.BenchmarkLibrary(b) }
 
