@@ -30,22 +30,9 @@ func (s *Server) registerListNotes(srv *mcp.Server) {
 		Name:        "list_notes",
 		Description: "A page of free-standing notes (journal entries) across agents, newest first; windowed and paginated exactly like list_recent_work.",
 	}, s.accessDefaults(visibility.Public), func(ctx context.Context, req *mcp.CallToolRequest, in listNotesIn) (listNotesOut, error) {
-		out := listNotesOut{pageEcho: echo(in.pageArgs, in.accessArgs), Notes: []federation.NoteRef{}}
-		d := s.authorize(req.Extra, "list_notes", deref(in.Agent))
-		if !d.Allowed {
-			return out, deny(d)
-		}
-		level, err := in.level()
-		if err != nil {
-			out.Error = err.Error()
-			return out, nil
-		}
-		page, err := s.store.ListNotes(in.query(level, reader(d)))
-		if err != nil {
-			out.Error = err.Error()
-			return out, nil
-		}
-		out.Notes, out.NextCursor, out.HasMore, out.Warnings = page.Rows, page.NextCursor, page.HasMore, page.Warnings
-		return out, nil
+		out := listNotesOut{pageEcho: echo(in.pageArgs, in.accessArgs)}
+		page, msg, err := listPage(s, req.Extra, "list_notes", in.pageArgs, in.accessArgs, s.store.ListNotes)
+		out.Error, out.Notes, out.NextCursor, out.HasMore, out.Warnings = msg, page.Rows, page.NextCursor, page.HasMore, page.Warnings
+		return out, err
 	})
 }

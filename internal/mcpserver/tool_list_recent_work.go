@@ -64,22 +64,34 @@ func (s *Server) registerListRecentWork(srv *mcp.Server) {
 		Description: "A page of sessions across agents (or one agent), newest first. Without since or cursor it covers the last 14 days. Paginate with cursor until has_more is false.",
 	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"summary": false}),
 		func(ctx context.Context, req *mcp.CallToolRequest, in listRecentWorkIn) (listRecentWorkOut, error) {
-			out := listRecentWorkOut{pageEcho: echo(in.pageArgs, in.accessArgs), Summary: in.Summary, Sessions: []federation.SessionRef{}}
-			d := s.authorize(req.Extra, "list_recent_work", deref(in.Agent))
-			if !d.Allowed {
-				return out, deny(d)
-			}
-			level, err := in.level()
-			if err != nil {
-				out.Error = err.Error()
-				return out, nil
-			}
-			page, err := s.store.ListRecentWork(federation.RecentWorkQuery{PageQuery: in.query(level, reader(d)), Summary: in.Summary})
-			if err != nil {
-				out.Error = err.Error()
-				return out, nil
-			}
-			out.Sessions, out.NextCursor, out.HasMore, out.Warnings = page.Rows, page.NextCursor, page.HasMore, page.Warnings
-			return out, nil
+			out := listRecentWorkOut{pageEcho: echo(in.pageArgs, in.accessArgs), Summary: in.Summary}
+			page, msg, err := listPage(s, req.Extra, "list_recent_work", in.pageArgs, in.accessArgs, func(q federation.PageQuery) (federation.Page[federation.SessionRef], error) {
+				return s.store.ListRecentWork(federation.RecentWorkQuery{PageQuery: q, Summary: in.Summary})
+			})
+			out.Error, out.Sessions, out.NextCursor, out.HasMore, out.Warnings = msg, page.Rows, page.NextCursor, page.HasMore, page.Warnings
+			return out, err
 		})
+}
+
+// listPage runs what the windowed, paginated lists share: the access
+// decision (a refusal carries the empty page), the access level, and the
+// query. A bad access level or cursor is reported in the payload, as the
+// reference does: msg is then set and the page is empty. Rows are never
+// nil, so the payload shows [].
+func listPage[T any](s *Server, extra *mcp.RequestExtra, op string, p pageArgs, a accessArgs, fetch func(federation.PageQuery) (federation.Page[T], error)) (page federation.Page[T], msg string, err error) {
+	page.Rows = []T{}
+	d := s.authorize(extra, op, deref(p.Agent))
+	if !d.Allowed {
+		return page, "", deny(d)
+	}
+	level, err := a.level()
+	if err != nil {
+		return page, err.Error(), nil
+	}
+	got, err := fetch(p.query(level, reader(d)))
+	if err != nil {
+		return page, err.Error(), nil
+	}
+	got.Rows = nonNil(got.Rows)
+	return got, "", nil
 }
