@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/conformance"
+	"github.com/getbourdon/bourdon-go/internal/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 )
 
@@ -43,7 +44,7 @@ func runConformanceFixtures(ctx context.Context, addr string, quiet bool, stderr
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	if !mcphttp.IsLoopbackHost(host) {
+	if !endpoint.IsLoopbackHost(host) {
 		return fmt.Errorf("--addr must be a loopback address, not %s", host)
 	}
 	log := newLogger(stderr, quiet)

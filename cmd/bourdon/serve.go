@@ -19,6 +19,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/deeper"
 	"github.com/getbourdon/bourdon-go/internal/demo"
+	"github.com/getbourdon/bourdon-go/internal/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
@@ -204,7 +205,7 @@ func deeperBackend(f serveFlags, log *slog.Logger) (deeper.L2, int, time.Duratio
 //	other address, no tokens:             refuse to start
 //	other address, --allow-unauthenticated: refuse to start
 func httpAuth(f serveFlags, log *slog.Logger) (*mcphttp.Auth, error) {
-	loopback := mcphttp.IsLoopbackHost(f.host)
+	loopback := endpoint.IsLoopbackHost(f.host)
 	if f.allowUnauthed {
 		if !loopback {
 			return nil, fmt.Errorf("refusing to start: --allow-unauthenticated with non-loopback bind %q; bind 127.0.0.1, or register callers with `bourdon registry add` and drop the flag", f.host)

@@ -7,17 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
 
@@ -262,18 +260,8 @@ func (c L2Config) Validate() error {
 	if !c.Enabled {
 		return nil
 	}
-	u, err := url.Parse(c.Endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("L2 endpoint %q: want an http(s) URL such as %s", c.Endpoint, DefaultL2Endpoint)
-	}
-	if u.User != nil {
-		return fmt.Errorf("L2 endpoint: credentials in the URL are refused; put a token in a BOURDON_L2_* variable and name it in token_env")
-	}
-	if u.Fragment != "" {
-		return fmt.Errorf("L2 endpoint %q: remove the #fragment", c.Endpoint)
-	}
-	if u.Scheme == "http" && !loopbackHost(u.Hostname()) {
-		return fmt.Errorf("L2 endpoint %q: prompts would travel unencrypted; use https, or http on a loopback host", c.Endpoint)
+	if _, err := endpoint.CheckURL(c.Endpoint, "L2 endpoint"); err != nil {
+		return err
 	}
 	switch c.Protocol {
 	case "http":
@@ -294,14 +282,6 @@ func (c L2Config) Validate() error {
 		return fmt.Errorf("L2 token_env %q: the variable must be named BOURDON_L2_*", c.TokenEnv)
 	}
 	return nil
-}
-
-func loopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 // NewL2 returns the backend c configures, nil when it is disabled.
@@ -353,7 +333,7 @@ func (b *HTTPL2) Query(ctx context.Context, q L2Query) ([]Passage, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, requestError(err)
+		return nil, endpoint.Classify(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxL2Body+1))
@@ -386,7 +366,7 @@ func (b *MCPL2) Query(ctx context.Context, q L2Query) ([]Passage, error) {
 	}
 	if b.Token != "" {
 		c := *hc
-		c.Transport = bearer{token: b.Token, next: hc.Transport}
+		c.Transport = endpoint.Bearer{Token: b.Token, Next: hc.Transport}
 		hc = &c
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "bourdon-go-l2", Version: "1"}, nil)
@@ -394,14 +374,14 @@ func (b *MCPL2) Query(ctx context.Context, q L2Query) ([]Passage, error) {
 		Endpoint: b.Endpoint, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true,
 	}, nil)
 	if err != nil {
-		return nil, requestError(err)
+		return nil, endpoint.Classify(err)
 	}
 	// Closing sends a DELETE the server may be slow to answer; the query's
 	// answer does not wait for it.
 	defer func() { go session.Close() }()
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: b.Tool, Arguments: map[string]any{"query": q.Query, "top_k": q.TopK}})
 	if err != nil {
-		return nil, requestError(err)
+		return nil, endpoint.Classify(err)
 	}
 	var texts []string
 	for _, c := range res.Content {
@@ -433,53 +413,6 @@ func (b *MCPL2) Query(ctx context.Context, q L2Query) ([]Passage, error) {
 		}
 	}
 	return out, nil
-}
-
-// RequestError is a failed exchange with the backend. Its message names
-// the kind of failure only (the payload shows it to callers); Err has the
-// details (addresses included) for the server's log.
-type RequestError struct {
-	Kind string
-	Err  error
-}
-
-func (e *RequestError) Error() string { return "request failed: " + e.Kind }
-func (e *RequestError) Unwrap() error { return e.Err }
-
-func requestError(err error) error {
-	kind := "no connection"
-	var dns *net.DNSError
-	var op *net.OpError
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return err
-	case errors.Is(err, context.Canceled):
-		kind = "cancelled"
-	case errors.As(err, &dns):
-		kind = "host not found"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		kind = "connection refused"
-	case errors.As(err, &op):
-		kind = "network error"
-	case strings.Contains(err.Error(), "tls:") || strings.Contains(err.Error(), "x509:"):
-		kind = "TLS error"
-	}
-	return &RequestError{Kind: kind, Err: err}
-}
-
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	next := b.next
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	return next.RoundTrip(r)
 }
 
 // errShape is a body in none of the accepted shapes.

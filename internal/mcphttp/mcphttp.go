@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -22,6 +21,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/endpoint"
 )
 
 // DefaultMaxBodyBytes is the default cap on a request body.
@@ -138,14 +139,5 @@ func (h *handler) originAllowed(origin string) bool {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	return IsLoopbackHost(u.Hostname())
-}
-
-// IsLoopbackHost reports whether host names only this machine.
-func IsLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return endpoint.IsLoopbackHost(u.Hostname())
 }
