@@ -24,6 +24,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/peer"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -43,6 +44,18 @@ type serveFlags struct {
 	l2Config      string
 	l2Endpoint    string
 	l2Protocol    string
+	peers         peerFlags
+}
+
+// peerFlags select the peer servers; by default there are none.
+type peerFlags struct {
+	federate           bool
+	config             string
+	urls               []string
+	none               bool
+	timeout            time.Duration
+	recognitionTimeout time.Duration
+	deadline           time.Duration
 }
 
 func newServeCommand() *cobra.Command {
@@ -86,6 +99,13 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.l2Config, "l2-config", "", "YAML file configuring the external L2 backend of get_deeper_context (enabled, endpoint, protocol, tool_name, top_k, timeout_seconds, token_env); BOURDON_L2_* variables override it")
 	cmd.Flags().StringVar(&f.l2Endpoint, "l2-endpoint", "", "enable the external L2 backend at this URL (https, or http on loopback)")
 	cmd.Flags().StringVar(&f.l2Protocol, "l2-protocol", "", "protocol of the L2 backend: mcp (default) or http")
+	cmd.Flags().BoolVar(&f.peers.federate, "federate", false, "federate with the peers listed in ~/.bourdon/peers.yaml (fails if it is missing or invalid)")
+	cmd.Flags().StringVar(&f.peers.config, "peers-config", "", "federate with the peers listed in this file only (fails if it is missing or invalid)")
+	cmd.Flags().StringArrayVar(&f.peers.urls, "peer", nil, "federate with the bourdon server at this URL (https, or http on loopback; token from BOURDON_PEER_TOKEN); repeatable")
+	cmd.Flags().BoolVar(&f.peers.none, "no-peers", false, "assert local-only operation; refuses --federate, --peers-config and --peer")
+	cmd.Flags().DurationVar(&f.peers.timeout, "peer-timeout", peer.DefaultTimeout, "how long each peer may take to answer a lookup or list")
+	cmd.Flags().DurationVar(&f.peers.recognitionTimeout, "peer-recognition-timeout", peer.DefaultRecognitionTimeout, "how long each peer may take to answer prepare_recognition_context")
+	cmd.Flags().DurationVar(&f.peers.deadline, "peer-deadline", peer.DefaultDeadline, "the most any federated call waits for its peers, connecting included")
 	return cmd
 }
 
@@ -132,6 +152,13 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	peers, err := peerSet(f.peers, log)
+	if err != nil {
+		return err
+	}
+	if peers != nil {
+		defer peers.Close()
+	}
 	lib, err := library.Open(root, log)
 	if err != nil {
 		return err
@@ -145,6 +172,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		Writer:        commit.New(lib.Root()),
 		DeeperL2:      l2,
 		DeeperOptions: deeper.Options{L2TopK: l2TopK, L2Timeout: l2Timeout},
+		Peers:         peers,
 	}
 	if envSet {
 		opts.DefaultAccess = &envLevel
@@ -157,6 +185,11 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		fmt.Fprintf(stderr, ", %d files with problems", n)
 	}
 	fmt.Fprintln(stderr, ")")
+	if peers != nil {
+		for _, p := range peers.Peers() {
+			fmt.Fprintf(stderr, "peer:      %s at %s (token from %s)\n", p.Name, p.URL, p.TokenEnv)
+		}
+	}
 	if f.transport == "stdio" {
 		fmt.Fprintln(stderr, `transport: stdio, caller: operator. MCP client config: {"command": "bourdon", "args": ["serve"]}`)
 		err := srv.Run(ctx, &mcp.StdioTransport{})
@@ -194,6 +227,58 @@ func deeperBackend(f serveFlags, log *slog.Logger) (deeper.L2, int, time.Duratio
 		return nil, 0, 0, fmt.Errorf("L2 backend: %w", err)
 	}
 	return l2, cfg.TopK, cfg.Timeout, nil
+}
+
+// peerSet reads the peer options. Without any, the server has no peers and
+// reads no peers file. A peers file that is missing or invalid stops the
+// start-up rather than leave the server silently local.
+func peerSet(f peerFlags, log *slog.Logger) (*peer.Set, error) {
+	if f.none {
+		if f.federate || f.config != "" || len(f.urls) > 0 {
+			return nil, errors.New("--no-peers asserts local-only operation; drop it or drop --federate, --peers-config and --peer")
+		}
+		return nil, nil
+	}
+	if f.federate && f.config != "" {
+		return nil, errors.New("--federate loads ~/.bourdon/peers.yaml and --peers-config another file; use one of them")
+	}
+	for name, d := range map[string]time.Duration{"--peer-timeout": f.timeout, "--peer-recognition-timeout": f.recognitionTimeout, "--peer-deadline": f.deadline} {
+		if d < time.Millisecond || d > 5*time.Minute {
+			return nil, fmt.Errorf("%s %v: use a duration from 1ms to 5m, such as 2s or 200ms", name, d)
+		}
+	}
+	path := f.config
+	if f.federate {
+		var err error
+		if path, err = peer.DefaultConfigPath(); err != nil {
+			return nil, err
+		}
+	}
+	var peers []peer.Peer
+	if path != "" {
+		var err error
+		if peers, err = peer.LoadFile(path); err != nil {
+			return nil, err
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range peers {
+		seen[p.URL] = true
+	}
+	for _, raw := range f.urls {
+		p, err := peer.Inline(raw)
+		if err != nil {
+			return nil, fmt.Errorf("--peer: %w", err)
+		}
+		if !seen[p.URL] {
+			seen[p.URL] = true
+			peers = append(peers, p)
+		}
+	}
+	return peer.NewSet(peers, peer.Options{
+		Timeout: f.timeout, RecognitionTimeout: f.recognitionTimeout, Deadline: f.deadline,
+		Version: buildVersion(), Logger: log,
+	}), nil
 }
 
 // httpAuth applies the bind contract of the reference and returns how HTTP

@@ -10,20 +10,24 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 )
 
-// A cursor is base64url (with padding) of a compact JSON object
-// {"offset":N}, exactly as the reference writes it, so a cursor from either
-// server reads the same. When the 14-day default window applied to the
-// first page, the cursor also carries it as "since":"YYYY-MM-DD", so
-// following pages keep the same window without the caller re-sending it.
-type cursor struct {
-	Offset int    `json:"offset"`
-	Since  string `json:"since,omitempty"`
+// Cursor is a page cursor: base64url (with padding) of a compact JSON
+// object {"offset":N}, exactly as the reference writes it, so a cursor
+// from either server reads the same. When the 14-day default window
+// applied to the first page, the cursor also carries it as
+// "since":"YYYY-MM-DD", so following pages keep the same window without
+// the caller re-sending it. A federated page (package peer) adds its
+// position in each peer's list as "peers"; the local store ignores it.
+type Cursor struct {
+	Offset int             `json:"offset"`
+	Since  string          `json:"since,omitempty"`
+	Peers  json.RawMessage `json:"peers,omitempty"`
 }
 
 // maxOffset bounds the offset a cursor may carry.
 const maxOffset = 1 << 30
 
-func (c cursor) encode() string {
+// Encode returns the cursor's text.
+func (c Cursor) Encode() string {
 	b, _ := json.Marshal(c)
 	return base64.URLEncoding.EncodeToString(b)
 }
@@ -34,35 +38,35 @@ type CursorError struct{ Cursor string }
 
 func (e *CursorError) Error() string { return "invalid cursor: " + pyfmt.Quote(e.Cursor) }
 
-// decodeCursor reads a cursor. An empty cursor is offset 0. Like the
+// DecodeCursor reads a cursor. An empty cursor is offset 0. Like the
 // reference it accepts the standard and URL-safe alphabets and an offset
 // written as a number or a numeric string; unlike it, missing padding is
 // tolerated.
-func decodeCursor(s string) (cursor, error) {
+func DecodeCursor(s string) (Cursor, error) {
 	if s == "" {
-		return cursor{}, nil
+		return Cursor{}, nil
 	}
 	bad := &CursorError{Cursor: s}
 	clean := strings.NewReplacer("+", "-", "/", "_").Replace(strings.TrimRight(strings.TrimSpace(s), "="))
 	raw, err := base64.RawURLEncoding.DecodeString(clean)
 	if err != nil {
-		return cursor{}, bad
+		return Cursor{}, bad
 	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		return cursor{}, bad
+		return Cursor{}, bad
 	}
 	off, ok := offsetValue(doc["offset"])
 	if !ok {
-		return cursor{}, bad
+		return Cursor{}, bad
 	}
-	c := cursor{Offset: off}
+	c := Cursor{Offset: off, Peers: doc["peers"]}
 	if since, ok := doc["since"]; ok {
 		if err := json.Unmarshal(since, &c.Since); err != nil {
-			return cursor{}, bad
+			return Cursor{}, bad
 		}
 		if _, ok := parseDayText(c.Since); !ok {
-			return cursor{}, bad
+			return Cursor{}, bad
 		}
 	}
 	return c, nil

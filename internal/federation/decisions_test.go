@@ -82,7 +82,7 @@ func TestDecisionDatesAreDatesHoweverWritten(t *testing.T) {
 		t.Errorf("an unquoted date reads %q, want 2026-06-20", p.Rows[1].Date)
 	}
 	// Without a cutoff (a later page with no saved window) every row shows.
-	c := cursor{}.encode()
+	c := Cursor{}.Encode()
 	p, _ = s.ListRecentWork(RecentWorkQuery{PageQuery: PageQuery{Cursor: &c}})
 	if len(p.Rows) != 5 {
 		t.Errorf("without a cutoff: %d rows, want 5", len(p.Rows))

@@ -37,6 +37,15 @@ type PageQuery struct {
 	Reader Reader
 }
 
+// PageLimit returns the page size of a requested limit: DefaultLimit when
+// nil, else clamped to 1..MaxLimit.
+func PageLimit(limit *int) int {
+	if limit == nil {
+		return DefaultLimit
+	}
+	return min(max(*limit, 1), MaxLimit)
+}
+
 // Page is one page of rows, newest first.
 type Page[T any] struct {
 	Rows       []T
@@ -45,6 +54,10 @@ type Page[T any] struct {
 	// Warnings explains inputs that were ignored, such as a since filter
 	// that is not a date.
 	Warnings []string
+	// Cutoff is the window's first day (YYYY-MM-DD) when it was not sent
+	// as since (the default window, or one carried in the cursor): what a
+	// cursor for a later page must carry. "" otherwise.
+	Cutoff string
 }
 
 // window is a resolved PageQuery.
@@ -70,15 +83,12 @@ func (s *Store) resolve(q PageQuery) (window, error) {
 	if q.Cursor != nil {
 		cur = *q.Cursor
 	}
-	c, err := decodeCursor(cur)
+	c, err := DecodeCursor(cur)
 	if err != nil {
 		return w, err
 	}
 	w.offset = c.Offset
-	w.limit = DefaultLimit
-	if q.Limit != nil {
-		w.limit = min(max(*q.Limit, 1), MaxLimit)
-	}
+	w.limit = PageLimit(q.Limit)
 	invalidSince := false
 	if q.Since != nil && *q.Since != "" {
 		if day, ok := ParseSince(*q.Since); ok {
@@ -123,10 +133,10 @@ type dated interface {
 // paginate walks the rows of the selected agents in (date, agent id)
 // descending order, as one merged list, and returns the positions on the
 // requested page.
-func (s *Store) paginate(v *view, q PageQuery, kind dated) ([]rowRef, *string, bool, []string, error) {
+func (s *Store) paginate(v *view, q PageQuery, kind dated) ([]rowRef, *string, bool, window, error) {
 	w, err := s.resolve(q)
 	if err != nil {
-		return nil, nil, false, nil, err
+		return nil, nil, false, w, err
 	}
 	var agents []*agentIndex
 	if q.Agent != "" {
@@ -168,14 +178,22 @@ func (s *Store) paginate(v *view, q PageQuery, kind dated) ([]rowRef, *string, b
 	}
 	var next *string
 	if hasMore {
-		c := cursor{Offset: w.offset + len(page)}
+		c := Cursor{Offset: w.offset + len(page)}
 		if w.carry {
 			c.Since = w.cutoffStr
 		}
-		enc := c.encode()
+		enc := c.Encode()
 		next = &enc
 	}
-	return page, next, hasMore, w.warnings, nil
+	return page, next, hasMore, w, nil
+}
+
+// info is what a page reports about its window.
+func (w window) info() (warnings []string, cutoff string) {
+	if w.carry {
+		cutoff = w.cutoffStr
+	}
+	return w.warnings, cutoff
 }
 
 // rowRef names one row of one agent.

@@ -46,7 +46,7 @@ func (sessionRows) row(ai *agentIndex, pos int) (string, l5.Day, visibility.Leve
 // descending. An unknown agent has no sessions. The only error is a
 // cursor that cannot be read.
 func (s *Store) ListRecentWork(q RecentWorkQuery) (Page[SessionRef], error) {
-	refs, next, more, warnings, err := s.paginate(s.current(), q.PageQuery, sessionRows{})
+	refs, next, more, w, err := s.paginate(s.current(), q.PageQuery, sessionRows{})
 	if err != nil {
 		return Page[SessionRef]{Rows: []SessionRef{}}, err
 	}
@@ -54,7 +54,8 @@ func (s *Store) ListRecentWork(q RecentWorkQuery) (Page[SessionRef], error) {
 	for i, r := range refs {
 		rows[i] = sessionRef(r.ai.id, &r.ai.m.Sessions[r.pos], q.Summary)
 	}
-	return Page[SessionRef]{Rows: rows, NextCursor: next, HasMore: more, Warnings: warnings}, nil
+	warnings, cutoff := w.info()
+	return Page[SessionRef]{Rows: rows, NextCursor: next, HasMore: more, Warnings: warnings, Cutoff: cutoff}, nil
 }
 
 // NoteRef is one note in a list, with the agent it belongs to.
@@ -77,7 +78,7 @@ func (noteRows) row(ai *agentIndex, pos int) (string, l5.Day, visibility.Level) 
 // ListNotes returns a page of notes, paginated and windowed exactly like
 // ListRecentWork.
 func (s *Store) ListNotes(q PageQuery) (Page[NoteRef], error) {
-	refs, next, more, warnings, err := s.paginate(s.current(), q, noteRows{})
+	refs, next, more, w, err := s.paginate(s.current(), q, noteRows{})
 	if err != nil {
 		return Page[NoteRef]{Rows: []NoteRef{}}, err
 	}
@@ -86,5 +87,6 @@ func (s *Store) ListNotes(q PageQuery) (Page[NoteRef], error) {
 		n := &r.ai.m.Notes[r.pos]
 		rows[i] = NoteRef{Agent: r.ai.id, Date: n.Date, Text: n.Text, RelatedEntities: nonNil(n.RelatedEntities), Tags: nonNil(n.Tags)}
 	}
-	return Page[NoteRef]{Rows: rows, NextCursor: next, HasMore: more, Warnings: warnings}, nil
+	warnings, cutoff := w.info()
+	return Page[NoteRef]{Rows: rows, NextCursor: next, HasMore: more, Warnings: warnings, Cutoff: cutoff}, nil
 }

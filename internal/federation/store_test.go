@@ -271,14 +271,14 @@ func TestListRecentWorkBadCursor(t *testing.T) {
 	}
 	// The reference's own cursors (offset 2, padded) and lenient forms read.
 	for _, c := range []string{"eyJvZmZzZXQiOjJ9", "eyJvZmZzZXQiOiIyIn0=", "eyJvZmZzZXQiOjIuN30"} {
-		if _, err := decodeCursor(c); err != nil {
+		if _, err := DecodeCursor(c); err != nil {
 			t.Errorf("cursor %q: %v", c, err)
 		}
 	}
-	if got := (cursor{Offset: 2}).encode(); got != "eyJvZmZzZXQiOjJ9" {
+	if got := (Cursor{Offset: 2}).Encode(); got != "eyJvZmZzZXQiOjJ9" {
 		t.Errorf("offset 2 encodes as %q, the reference writes eyJvZmZzZXQiOjJ9", got)
 	}
-	if got := (cursor{Offset: 10}).encode(); got != "eyJvZmZzZXQiOjEwfQ==" {
+	if got := (Cursor{Offset: 10}).Encode(); got != "eyJvZmZzZXQiOjEwfQ==" {
 		t.Errorf("offset 10 encodes as %q, the reference writes eyJvZmZzZXQiOjEwfQ==", got)
 	}
 }

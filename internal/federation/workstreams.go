@@ -65,7 +65,7 @@ func (s *Store) ListWorkstreams(q WorkstreamQuery) (Page[WorkstreamMatch], error
 	if q.Cursor != nil {
 		cur = *q.Cursor
 	}
-	c, err := decodeCursor(cur)
+	c, err := DecodeCursor(cur)
 	if err != nil {
 		return empty, err
 	}
@@ -129,7 +129,7 @@ func (s *Store) ListWorkstreams(q WorkstreamQuery) (Page[WorkstreamMatch], error
 	end := min(start+limit, len(out))
 	page := Page[WorkstreamMatch]{Rows: nonNil(out[start:end]), HasMore: end < len(out)}
 	if page.HasMore {
-		next := cursor{Offset: end}.encode()
+		next := Cursor{Offset: end}.Encode()
 		page.NextCursor = &next
 	}
 	return page, nil

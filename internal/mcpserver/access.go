@@ -5,6 +5,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/peer"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -70,4 +71,32 @@ func deref(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// federates reports whether a call fans out to the peers: peers are
+// configured, the call is not itself a peer's (federation_hop 0), and the
+// caller may read every namespace (a quarantined caller never sees peer
+// rows).
+func (s *Server) federates(d trust.Decision, hop int) bool {
+	return s.opts.Peers != nil && hop <= 0 && d.Allowed && !d.Filter
+}
+
+// peerFields are the keys a federated call adds to its payload: the
+// reference's four of federated recognition, and why each failed peer
+// failed. They are absent from calls that did not fan out.
+type peerFields struct {
+	PeerLatenciesUS map[string]*float64 `json:"peer_latencies_us,omitempty" jsonschema:"Answer time of each peer asked, in microseconds; null for a peer that failed or timed out."`
+	PeersQueried    *int                `json:"peers_queried,omitempty" jsonschema:"Peers asked."`
+	PeersResponded  *int                `json:"peers_responded,omitempty" jsonschema:"Peers that answered in time."`
+	PeersTimedOut   *int                `json:"peers_timed_out,omitempty" jsonschema:"Peers dropped because they did not answer in time."`
+	PeerErrors      map[string]string   `json:"peer_errors,omitempty" jsonschema:"Why each failed peer failed."`
+}
+
+func reported(r peer.Report) peerFields {
+	return peerFields{PeerLatenciesUS: r.Latencies, PeersQueried: &r.Queried, PeersResponded: &r.Responded, PeersTimedOut: &r.TimedOut, PeerErrors: r.Errors}
+}
+
+// peerAccess is what a federated call forwards to the peers.
+func peerAccess(level visibility.Level, a accessArgs) peer.Access {
+	return peer.Access{Level: level.String(), IncludePrivate: a.IncludePrivate}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/deeper"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/peer"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/turn"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
@@ -56,7 +57,10 @@ type Options struct {
 	// TurnEnv is the machine compile_codex_turn reads (working
 	// directory, repository, Codex threads); the zero value is the real one.
 	TurnEnv turn.Env
-	Logger  *slog.Logger
+	// Peers are the peer servers the federating read tools also ask; nil
+	// for none.
+	Peers  *peer.Set
+	Logger *slog.Logger
 }
 
 // Server is an MCP server answering from a federation store.

@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -31,7 +32,9 @@ func (s *Server) registerListNotes(srv *mcp.Server) {
 		Description: "A page of free-standing notes (journal entries) across agents, newest first; windowed and paginated exactly like list_recent_work.",
 	}, s.accessDefaults(visibility.Public), func(ctx context.Context, req *mcp.CallToolRequest, in listNotesIn) (listNotesOut, error) {
 		out := listNotesOut{pageEcho: echo(in.pageArgs, in.accessArgs)}
-		page, msg, err := listPage(s, req.Extra, "list_notes", in.pageArgs, in.accessArgs, s.store.ListNotes)
+		page, msg, err := listPage(s, req.Extra, "list_notes", in.pageArgs, in.accessArgs, func(q federation.PageQuery, _ trust.Decision) (federation.Page[federation.NoteRef], error) {
+			return s.store.ListNotes(q)
+		})
 		out.Error, out.Notes, out.NextCursor, out.HasMore, out.Warnings = msg, page.Rows, page.NextCursor, page.HasMore, page.Warnings
 		return out, err
 	})

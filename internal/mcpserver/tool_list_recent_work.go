@@ -6,6 +6,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/peer"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -56,17 +58,31 @@ type listRecentWorkOut struct {
 	NextCursor *string                 `json:"next_cursor"`
 	HasMore    bool                    `json:"has_more"`
 	Warnings   []string                `json:"warnings,omitempty"`
+	peerFields
 }
 
 func (s *Server) registerListRecentWork(srv *mcp.Server) {
 	addTool(srv, &mcp.Tool{
 		Name:        "list_recent_work",
-		Description: "A page of sessions across agents (or one agent), newest first. Without since or cursor it covers the last 14 days. Paginate with cursor until has_more is false.",
+		Description: "A page of sessions across agents (or one agent), newest first. Without since or cursor it covers the last 14 days. Paginate with cursor until has_more is false. With peers configured, peer servers' sessions are merged in (agents tagged peer:<peer>:<agent>) and the cursor pages through all of them.",
 	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"summary": false}),
 		func(ctx context.Context, req *mcp.CallToolRequest, in listRecentWorkIn) (listRecentWorkOut, error) {
 			out := listRecentWorkOut{pageEcho: echo(in.pageArgs, in.accessArgs), Summary: in.Summary}
-			page, msg, err := listPage(s, req.Extra, "list_recent_work", in.pageArgs, in.accessArgs, func(q federation.PageQuery) (federation.Page[federation.SessionRef], error) {
-				return s.store.ListRecentWork(federation.RecentWorkQuery{PageQuery: q, Summary: in.Summary})
+			page, msg, err := listPage(s, req.Extra, "list_recent_work", in.pageArgs, in.accessArgs, func(q federation.PageQuery, d trust.Decision) (federation.Page[federation.SessionRef], error) {
+				local := func(q federation.PageQuery) (federation.Page[federation.SessionRef], error) {
+					return s.store.ListRecentWork(federation.RecentWorkQuery{PageQuery: q, Summary: in.Summary})
+				}
+				if !s.federates(d, in.FederationHop) {
+					return local(q)
+				}
+				fq := peer.RecentWork{Since: q.Since, Agent: in.Agent, Limit: federation.PageLimit(q.Limit), Cursor: deref(q.Cursor), Summary: in.Summary, Access: peerAccess(q.Level, in.accessArgs)}
+				page, rep, err := s.opts.Peers.RecentWork(ctx, fq, func(cursor string, limit int) (federation.Page[federation.SessionRef], error) {
+					lq := q
+					lq.Cursor, lq.Limit = &cursor, &limit
+					return local(lq)
+				})
+				out.peerFields = reported(rep)
+				return page, err
 			})
 			out.Error, out.Sessions, out.NextCursor, out.HasMore, out.Warnings = msg, page.Rows, page.NextCursor, page.HasMore, page.Warnings
 			return out, err
@@ -78,7 +94,7 @@ func (s *Server) registerListRecentWork(srv *mcp.Server) {
 // query. A bad access level or cursor is reported in the payload, as the
 // reference does: msg is then set and the page is empty. Rows are never
 // nil, so the payload shows [].
-func listPage[T any](s *Server, extra *mcp.RequestExtra, op string, p pageArgs, a accessArgs, fetch func(federation.PageQuery) (federation.Page[T], error)) (page federation.Page[T], msg string, err error) {
+func listPage[T any](s *Server, extra *mcp.RequestExtra, op string, p pageArgs, a accessArgs, fetch func(federation.PageQuery, trust.Decision) (federation.Page[T], error)) (page federation.Page[T], msg string, err error) {
 	page.Rows = []T{}
 	d := s.authorize(extra, op, deref(p.Agent))
 	if !d.Allowed {
@@ -88,7 +104,7 @@ func listPage[T any](s *Server, extra *mcp.RequestExtra, op string, p pageArgs, 
 	if err != nil {
 		return page, err.Error(), nil
 	}
-	got, err := fetch(p.query(level, reader(d)))
+	got, err := fetch(p.query(level, reader(d)), d)
 	if err != nil {
 		return page, err.Error(), nil
 	}

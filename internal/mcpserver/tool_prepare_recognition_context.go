@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/drift"
+	"github.com/getbourdon/bourdon-go/internal/peer"
 	"github.com/getbourdon/bourdon-go/internal/recognition"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -28,6 +29,7 @@ type prepareRecognitionOut struct {
 	// DriftingSurfaces lists the agents whose manifest stopped yielding
 	// what it used to; the key is present only when some are.
 	DriftingSurfaces []drift.Verdict `json:"drifting_surfaces,omitempty"`
+	peerFields
 }
 
 func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
@@ -53,6 +55,11 @@ func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
 		}
 		if verdicts, ok := s.store.Drifting(reader(d)); ok {
 			out.DriftingSurfaces = verdicts
+		}
+		if s.federates(d, in.FederationHop) {
+			var rep peer.Report
+			out.Result, rep = s.opts.Peers.Recognition(ctx, in.Prompt, peerAccess(level, in.accessArgs), out.Result)
+			out.peerFields = reported(rep)
 		}
 		return out, nil
 	})

@@ -54,10 +54,14 @@ const (
 	LineOmitted
 	// LineFooter is the fixed last line.
 	LineFooter
+	// LinePeer quotes a peer server's recognition, "[peer:<name>] ...",
+	// appended after the local fragment by a federated call; Line.Agents
+	// holds "peer:<name>".
+	LinePeer
 )
 
 // String names the kind: header, recognition, entities_header, entity,
-// omitted or footer.
+// omitted, footer or peer.
 func (k LineKind) String() string {
 	switch k {
 	case LineHeader:
@@ -70,6 +74,8 @@ func (k LineKind) String() string {
 		return "entity"
 	case LineOmitted:
 		return "omitted"
+	case LinePeer:
+		return "peer"
 	}
 	return "footer"
 }

@@ -1,0 +1,195 @@
+package peer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"time"
+)
+
+// Default bounds of a fan-out.
+const (
+	// DefaultTimeout is the per-peer timeout of the lookups and lists.
+	DefaultTimeout = 2 * time.Second
+	// DefaultRecognitionTimeout is the per-peer timeout of
+	// prepare_recognition_context, which runs at the start of every turn
+	// (the reference's 200 ms).
+	DefaultRecognitionTimeout = 200 * time.Millisecond
+	// DefaultDeadline bounds a whole fan-out, connecting included.
+	DefaultDeadline = 3 * time.Second
+)
+
+// Options configure a Set.
+type Options struct {
+	// Timeout, RecognitionTimeout and Deadline bound fan-outs; zero means
+	// the default.
+	Timeout            time.Duration
+	RecognitionTimeout time.Duration
+	Deadline           time.Duration
+	// Getenv reads the token variables; nil means os.Getenv.
+	Getenv  func(string) string
+	Version string
+	Logger  *slog.Logger
+}
+
+// Set is the peers a server federates with.
+type Set struct {
+	clients []*Client
+	opts    Options
+}
+
+// NewSet returns the set of peers; nil when there are none, so a server
+// without peers skips federation entirely.
+func NewSet(peers []Peer, opts Options) *Set {
+	if len(peers) == 0 {
+		return nil
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.RecognitionTimeout <= 0 {
+		opts.RecognitionTimeout = DefaultRecognitionTimeout
+	}
+	if opts.Deadline <= 0 {
+		opts.Deadline = DefaultDeadline
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	s := &Set{opts: opts}
+	for _, p := range peers {
+		c := NewClient(p, opts.Getenv, opts.Version)
+		if !c.HasToken() && opts.Logger != nil {
+			opts.Logger.Warn("no token for peer; it will be called without one", "peer", p.Name, "token_env", p.TokenEnv)
+		}
+		s.clients = append(s.clients, c)
+	}
+	return s
+}
+
+// Peers returns the configured peers.
+func (s *Set) Peers() []Peer {
+	out := make([]Peer, len(s.clients))
+	for i, c := range s.clients {
+		out[i] = c.Peer
+	}
+	return out
+}
+
+// Close ends the peers' sessions.
+func (s *Set) Close() {
+	for _, c := range s.clients {
+		c.Close()
+	}
+}
+
+// Report says how a fan-out went; it is added to the payload of every
+// federated call. The first four keys are the reference's (of federated
+// recognition); peer_errors says why each failed peer failed.
+type Report struct {
+	// Latencies holds each queried peer's answer time in microseconds
+	// (rounded to 0.1), null for a peer that failed or timed out.
+	Latencies map[string]*float64 `json:"peer_latencies_us"`
+	Queried   int                 `json:"peers_queried"`
+	Responded int                 `json:"peers_responded"`
+	TimedOut  int                 `json:"peers_timed_out"`
+	Errors    map[string]string   `json:"peer_errors,omitempty"`
+}
+
+// outcome is one peer's answer.
+type outcome struct {
+	peer    Peer
+	payload map[string]any
+}
+
+// fanOut calls tool on every peer for which args returns arguments, in
+// parallel, each within perPeer and all within the set's deadline. It
+// returns the payloads of the peers that answered, in configuration
+// order, and the report. A failure is never counted as an answer.
+func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, args func(Peer) (map[string]any, bool)) ([]outcome, Report) {
+	rep := Report{Latencies: map[string]*float64{}}
+	type answer struct {
+		i       int
+		payload map[string]any
+		err     error
+		took    time.Duration
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.Deadline)
+	defer cancel()
+	answers := make(chan answer, len(s.clients))
+	pending := map[int]bool{}
+	for i, c := range s.clients {
+		a, ok := args(c.Peer)
+		if !ok {
+			continue
+		}
+		pending[i] = true
+		rep.Queried++
+		go func() {
+			pctx, cancel := context.WithTimeout(ctx, perPeer)
+			defer cancel()
+			start := time.Now()
+			p, err := c.Call(pctx, tool, a)
+			if err == nil && pctx.Err() != nil {
+				err = pctx.Err()
+			}
+			answers <- answer{i, p, err, time.Since(start)}
+		}()
+	}
+	got := make([]map[string]any, len(s.clients))
+	for len(pending) > 0 {
+		select {
+		case a := <-answers:
+			delete(pending, a.i)
+			name := s.clients[a.i].Peer.Name
+			if a.err != nil {
+				s.fail(&rep, name, tool, a.err, perPeer)
+				continue
+			}
+			us := math.Round(float64(a.took.Nanoseconds())/100) / 10
+			rep.Latencies[name] = &us
+			rep.Responded++
+			got[a.i] = a.payload
+		case <-ctx.Done():
+			// The deadline passed with peers still out: drop them.
+			for i := range pending {
+				s.fail(&rep, s.clients[i].Peer.Name, tool, context.DeadlineExceeded, perPeer)
+			}
+			pending = nil
+		}
+	}
+	var out []outcome
+	for i, p := range got {
+		if p != nil {
+			out = append(out, outcome{s.clients[i].Peer, p})
+		}
+	}
+	return out, rep
+}
+
+func (s *Set) fail(rep *Report, name, tool string, err error, perPeer time.Duration) {
+	rep.Latencies[name] = nil
+	if rep.Errors == nil {
+		rep.Errors = map[string]string{}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		rep.TimedOut++
+		rep.Errors[name] = fmt.Sprintf("timed out after %v", min(perPeer, s.opts.Deadline))
+	} else {
+		rep.Errors[name] = err.Error()
+	}
+	if s.opts.Logger != nil {
+		s.opts.Logger.Warn("peer call failed", "peer", name, "tool", tool, "err", detail(err), "reason", rep.Errors[name])
+	}
+}
+
+// detail is the full error for the server's log, addresses included.
+func detail(err error) error {
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner
+	}
+	return err
+}
