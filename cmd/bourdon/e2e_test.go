@@ -148,7 +148,15 @@ var urlRE = regexp.MustCompile(`on (http://\S+/mcp)`)
 
 func startHTTP(t testing.TB, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve", "--transport", "http", "--port", "0"}, args...)...)
+	return startHTTPWith(t, nil, append([]string{"--port", "0"}, args...)...)
+}
+
+// startHTTPWith starts "bourdon serve --transport http" with args and the
+// extra environment variables env (NAME=value).
+func startHTTPWith(t testing.TB, env []string, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--transport", "http"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

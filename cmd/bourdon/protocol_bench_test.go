@@ -24,11 +24,15 @@ import (
 // holds per idle 2025-11-25 session.
 
 func roundTrips(b *testing.B, cs *mcp.ClientSession) {
-	args := map[string]any{"name": "Bourdon", "access_level": "team"}
+	timeCalls(b, cs, "find_entity", map[string]any{"name": "Bourdon", "access_level": "team"})
+}
+
+// timeCalls calls tool b.N times and reports the p50 and p99 round trip.
+func timeCalls(b *testing.B, cs *mcp.ClientSession, tool string, args map[string]any) {
 	times := make([]time.Duration, 0, b.N)
 	for b.Loop() {
 		start := time.Now()
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "find_entity", Arguments: args})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 		if err != nil || res.IsError {
 			b.Fatalf("call: %v %v", err, res)
 		}
@@ -140,15 +144,5 @@ func BenchmarkRecognitionStdioLarge(b *testing.B) {
 	if err != nil || res.IsError {
 		b.Fatalf("warm-up: %v %v", err, res)
 	}
-	times := make([]time.Duration, 0, b.N)
-	for b.Loop() {
-		start := time.Now()
-		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "prepare_recognition_context", Arguments: args}); err != nil {
-			b.Fatal(err)
-		}
-		times = append(times, time.Since(start))
-	}
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
-	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
+	timeCalls(b, cs, "prepare_recognition_context", args)
 }

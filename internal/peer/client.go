@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,8 +33,12 @@ type Client struct {
 	session *mcp.ClientSession
 }
 
-// NewClient returns a client for p; getenv reads its token variable.
-func NewClient(p Peer, getenv func(string) string, version string) *Client {
+// NewClient returns a client for p; getenv reads its token variable. No
+// HTTP exchange with the peer outlives limit, even one its caller stopped
+// waiting for (the SDK does not abort a request whose call was
+// abandoned), so a peer that accepts connections and never answers cannot
+// pile them up.
+func NewClient(p Peer, getenv func(string) string, version string, limit time.Duration) *Client {
 	token := ""
 	if getenv != nil {
 		token = strings.TrimSpace(getenv(p.TokenEnv))
@@ -41,7 +46,9 @@ func NewClient(p Peer, getenv func(string) string, version string) *Client {
 	return &Client{
 		Peer: p,
 		mcp:  mcp.NewClient(&mcp.Implementation{Name: "bourdon-peer", Version: version}, nil),
-		http: &http.Client{Transport: endpoint.Bearer{Token: token, MaxBody: MaxResponseBytes}},
+		// The timeout is a backstop against a peer that accepts a
+		// connection and never answers; calls have shorter deadlines.
+		http: &http.Client{Transport: endpoint.Bearer{Token: token, MaxBody: MaxResponseBytes}, Timeout: limit},
 	}
 }
 

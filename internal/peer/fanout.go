@@ -61,7 +61,7 @@ func NewSet(peers []Peer, opts Options) *Set {
 	}
 	s := &Set{opts: opts}
 	for _, p := range peers {
-		c := NewClient(p, opts.Getenv, opts.Version)
+		c := NewClient(p, opts.Getenv, opts.Version, opts.Deadline)
 		if !c.HasToken() && opts.Logger != nil {
 			opts.Logger.Warn("no token for peer; it will be called without one", "peer", p.Name, "token_env", p.TokenEnv)
 		}
@@ -117,7 +117,10 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 		err     error
 		took    time.Duration
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Deadline)
+	// Every peer starts now, so one deadline bounds the wait for them all:
+	// the per-peer timeout, or the overall deadline when that comes first.
+	// The wait below ends with it even if a call is slow to notice.
+	ctx, cancel := context.WithTimeout(ctx, min(perPeer, s.opts.Deadline))
 	defer cancel()
 	answers := make(chan answer, len(s.clients))
 	pending := map[int]bool{}
@@ -129,13 +132,8 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 		pending[i] = true
 		rep.Queried++
 		go func() {
-			pctx, cancel := context.WithTimeout(ctx, perPeer)
-			defer cancel()
 			start := time.Now()
-			p, err := c.Call(pctx, tool, a)
-			if err == nil && pctx.Err() != nil {
-				err = pctx.Err()
-			}
+			p, err := c.Call(ctx, tool, a)
 			answers <- answer{i, p, err, time.Since(start)}
 		}()
 	}
@@ -154,7 +152,8 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 			rep.Responded++
 			got[a.i] = a.payload
 		case <-ctx.Done():
-			// The deadline passed with peers still out: drop them.
+			// Time is up (or the caller gave up) with peers still out:
+			// drop them.
 			for i := range pending {
 				s.fail(&rep, s.clients[i].Peer.Name, tool, context.DeadlineExceeded, perPeer)
 			}

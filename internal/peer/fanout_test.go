@@ -145,7 +145,7 @@ func TestFailuresAreReportedNotCountedAsAnswers(t *testing.T) {
 	slow := startPeer(t, map[string]answer{"prepare_recognition_context": func(ctx context.Context, _ map[string]any) *mcp.CallToolResult {
 		select {
 		case <-ctx.Done():
-		case <-time.After(3 * time.Second):
+		case <-time.After(500 * time.Millisecond):
 		}
 		return text(map[string]any{"recognition": "too late"})(ctx, nil)
 	}})
@@ -231,7 +231,7 @@ func TestListAgentsAndSummary(t *testing.T) {
 				map[string]any{"agent": "codex", "date": "2026-11-20", "cwd": "/w", "project_focus": []any{"Bourdon"}},
 				map[string]any{"agent": "codex", "date": "2026-11-01", "cwd": nil, "project_focus": []any{"Bourdon"}},
 			},
-			"entities": []any{map[string]any{"name": "Bourdon", "agents": []any{"codex"}}},
+			"entities":       []any{map[string]any{"name": "Bourdon", "agents": []any{"codex"}}},
 			"total_sessions": 5,
 		}),
 	})
@@ -253,5 +253,39 @@ func TestListAgentsAndSummary(t *testing.T) {
 	}
 	if strings.Join(dates, ",") != "2026-11-20 peer:pc:codex,2026-11-10 claude-code" || !sum.Truncated || *sum.TotalSessions != 6 {
 		t.Errorf("sessions %v truncated %v total %v", dates, sum.Truncated, sum.TotalSessions)
+	}
+}
+
+func TestPeerTokenIsSentAndRefusalReported(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "guarded", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "list_agents", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text(map[string]any{"agents": []any{"remote"}})(context.Background(), nil), nil
+	})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer bdn_good" {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			http.Error(w, `{"error":"unauthorized"}`, http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	for token, want := range map[string]string{"bdn_good": "", "bdn_bad": "unauthorized", "": "unauthorized"} {
+		p, _ := newPeer("guarded", hs.URL, "BOURDON_PEER_GUARDED")
+		s := NewSet([]Peer{p}, Options{Getenv: func(name string) string {
+			if name == "BOURDON_PEER_GUARDED" {
+				return token
+			}
+			return ""
+		}})
+		agents, rep := s.ListAgents(context.Background(), nil)
+		s.Close()
+		if want == "" && (len(agents) != 1 || rep.Responded != 1) {
+			t.Errorf("token %q: %v %+v", token, agents, rep)
+		}
+		if want != "" && (len(agents) != 0 || !strings.Contains(rep.Errors["guarded"], want)) {
+			t.Errorf("token %q: %v %+v, want an error mentioning %q", token, agents, rep, want)
+		}
 	}
 }
