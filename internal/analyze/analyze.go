@@ -1,0 +1,148 @@
+// Package analyze turns text into index terms: the one tokenizer that the
+// lexical index (BM25), the corpus-trained embedder (package embed) and
+// the snippet picker share, so a word is the same term wherever it is
+// counted.
+//
+// A term is a maximal run of Unicode letters and digits, lowercased,
+// without the English stop words, and reduced by a light suffix stemmer
+// (Stem). Terms are at most MaxTermLen bytes long; longer runs (hashes,
+// base64) are dropped. CountAll counts the terms of a corpus in parallel;
+// Speller finds the known term nearest to a misspelt one.
+package analyze
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxTermLen is the longest term kept, in bytes.
+const MaxTermLen = 40
+
+// An Analyzer appends the terms of one word (a maximal run of letters
+// and digits) to dst.
+type Analyzer func(dst []string, word string) []string
+
+// Prose is the analyzer of text: a word gives its Normalize term, if any.
+func Prose(dst []string, word string) []string {
+	if t, ok := Normalize(word); ok {
+		dst = append(dst, t)
+	}
+	return dst
+}
+
+// Code is the analyzer of source code: an identifier also gives the parts
+// of its camelCase spelling (createAgent gives createagent, create and
+// agent), so a prose query finds the code that spells it as one word.
+func Code(dst []string, word string) []string {
+	dst = Prose(dst, word)
+	if parts := camelParts(word); len(parts) > 1 {
+		for _, p := range parts {
+			dst = Prose(dst, p)
+		}
+	}
+	return dst
+}
+
+// Terms returns the index terms of text, in order, repeats included.
+func Terms(text string) []string { return termsOf(text, Prose) }
+
+// CodeTerms returns the index terms of source code (see Code).
+func CodeTerms(text string) []string { return termsOf(text, Code) }
+
+// termsOf returns the terms the analyzer gives the words of text.
+func termsOf(text string, analyzer Analyzer) []string {
+	var out []string
+	eachWord(text, func(word string, _, _ int) { out = analyzer(out, word) })
+	return out
+}
+
+// Each calls fn with every term of text (by Prose) and the byte offsets
+// [start, end) of the word it came from, in order. It is Terms without
+// the allocation of a slice, for callers that only count.
+func Each(text string, fn func(term string, start, end int)) {
+	eachWord(text, func(word string, start, end int) {
+		if t, ok := Normalize(word); ok {
+			fn(t, start, end)
+		}
+	})
+}
+
+// Normalize returns the term of one word: lowercased and stemmed. It
+// reports false for stop words, words longer than MaxTermLen and
+// one-letter words (but not single digits).
+func Normalize(word string) (string, bool) {
+	if len(word) > MaxTermLen {
+		return "", false
+	}
+	w := lower(word)
+	if _, stop := stopWords[w]; stop {
+		return "", false
+	}
+	if utf8.RuneCountInString(w) == 1 {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsDigit(r) {
+			return "", false
+		}
+	}
+	return Stem(w), true
+}
+
+// eachWord calls fn with every maximal run of letters and digits.
+func eachWord(text string, fn func(word string, start, end int)) {
+	start := -1
+	for i, r := range text {
+		if isWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			fn(text[start:i], start, i)
+			start = -1
+		}
+	}
+	if start >= 0 {
+		fn(text[start:], start, len(text))
+	}
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// lower lowercases w, without allocating when it is lowercase ASCII.
+func lower(w string) string {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}
+
+// camelParts splits an identifier at lower-to-upper and letter-digit
+// boundaries, and before the last capital of a run of capitals
+// (HTTPServer gives HTTP and Server).
+func camelParts(word string) []string {
+	rs := []rune(word)
+	var parts []string
+	last := 0
+	for i := 1; i < len(rs); i++ {
+		prev, cur := rs[i-1], rs[i]
+		split := unicode.IsLower(prev) && unicode.IsUpper(cur) ||
+			unicode.IsLetter(prev) && unicode.IsDigit(cur) ||
+			unicode.IsDigit(prev) && unicode.IsLetter(cur) ||
+			unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+		if split {
+			parts = append(parts, string(rs[last:i]))
+			last = i
+		}
+	}
+	return append(parts, string(rs[last:]))
+}

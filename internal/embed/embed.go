@@ -1,0 +1,74 @@
+// Package embed turns texts into dense vectors for semantic retrieval.
+//
+// An Embedder is any model behind one batch call. Two kinds are provided:
+//
+//   - Model, trained offline from the corpus itself by latent semantic
+//     analysis (TrainCorpus): no weights to download, deterministic, and
+//     robust to misspelt query words through a character-trigram lookup
+//     into its vocabulary;
+//   - HTTP, a client of an embedding server that speaks the OpenAI
+//     (POST /v1/embeddings) or the Ollama (POST /api/embed) protocol.
+//
+// Vectors from two embedders are not comparable, so every vector store
+// should remember the Name and Dim of the embedder that made its vectors
+// and refuse queries embedded by another.
+package embed
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Embedder turns texts into vectors of one fixed dimension.
+type Embedder interface {
+	// Name identifies the model and its provider, for instance
+	// "ollama:nomic-embed-text" or "lsa:d128:3f2a9c01". Vectors of
+	// embedders with different names must not be compared.
+	Name() string
+	// Dim is the length of every vector Embed returns.
+	Dim() int
+	// Embed returns one vector per text, in the order of texts.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Check verifies that vecs answers a batch of n texts from an embedder of
+// dimension dim: n vectors of dim finite numbers each.
+func Check(vecs [][]float32, n, dim int) error {
+	if err := checkShape(vecs, n, dim); err != nil {
+		return fmt.Errorf("embed: %w", err)
+	}
+	return nil
+}
+
+func checkShape(vecs [][]float32, n, dim int) error {
+	if len(vecs) != n {
+		return fmt.Errorf("%d vectors for %d texts", len(vecs), n)
+	}
+	for i, v := range vecs {
+		if len(v) != dim {
+			return fmt.Errorf("vector %d has %d dimensions, want %d", i, len(v), dim)
+		}
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return fmt.Errorf("vector %d has a non-finite value", i)
+			}
+		}
+	}
+	return nil
+}
+
+// Normalize scales v to unit length in place; a zero vector stays zero.
+func Normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+}
