@@ -45,6 +45,7 @@ type serveFlags struct {
 	l2Endpoint    string
 	l2Protocol    string
 	peers         peerFlags
+	docs          docsFlags
 }
 
 // peerFlags select the peer servers; by default there are none.
@@ -99,6 +100,13 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.l2Config, "l2-config", "", "YAML file configuring the external L2 backend of get_deeper_context (enabled, endpoint, protocol, tool_name, top_k, timeout_seconds, token_env); BOURDON_L2_* variables override it")
 	cmd.Flags().StringVar(&f.l2Endpoint, "l2-endpoint", "", "enable the external L2 backend at this URL (https, or http on loopback)")
 	cmd.Flags().StringVar(&f.l2Protocol, "l2-protocol", "", "protocol of the L2 backend: mcp (default) or http")
+	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
+	cmd.Flags().StringVar(&f.docs.config, "docs-config", "", "YAML file naming the corpus roots (docs: [...]) and the embedder (embedder: {provider, url, model, dim, token_env})")
+	cmd.Flags().StringVar(&f.docs.Provider, "embedder", "", "embedding service for docs_search: openai (any OpenAI-compatible /v1/embeddings) or ollama; default: vectors learned from the corpus itself")
+	cmd.Flags().StringVar(&f.docs.URL, "embedder-url", "", "base URL of the embedding service (https, or http on loopback)")
+	cmd.Flags().StringVar(&f.docs.Model, "embedder-model", "", "embedding model name")
+	cmd.Flags().IntVar(&f.docs.Dim, "embedder-dim", 0, "vector length the embedding model returns")
+	cmd.Flags().StringVar(&f.docs.TokenEnv, "embedder-token-env", "", "variable (BOURDON_EMBED_*) holding the embedding service's bearer token")
 	cmd.Flags().BoolVar(&f.peers.federate, "federate", false, "federate with the peers listed in ~/.bourdon/peers.yaml (fails if it is missing or invalid)")
 	cmd.Flags().StringVar(&f.peers.config, "peers-config", "", "federate with the peers listed in this file only (fails if it is missing or invalid)")
 	cmd.Flags().StringArrayVar(&f.peers.urls, "peer", nil, "federate with the bourdon server at this URL (https, or http on loopback; token from BOURDON_PEER_TOKEN); repeatable")
@@ -135,6 +143,10 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		if err := demo.Write(dir, time.Now()); err != nil {
 			return err
 		}
+		if err := demo.WriteDocs(filepath.Join(dir, "docs")); err != nil {
+			return err
+		}
+		f.docs.roots = append([]string{filepath.Join(dir, "docs")}, f.docs.roots...)
 		root = dir
 		f.registry = filepath.Join(dir, "federation.yaml")
 		f.auditLog = filepath.Join(dir, "audit.jsonl")
@@ -177,8 +189,13 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if envSet {
 		opts.DefaultAccess = &envLevel
 	}
-	srv := mcpserver.New(federation.New(lib), opts)
+	store := federation.New(lib)
+	if opts.Knowledge, err = knowledgeBase(ctx, f.docs, store, log); err != nil {
+		return err
+	}
+	srv := mcpserver.New(store, opts)
 	go srv.Watch(ctx)
+	go srv.WatchKnowledge(ctx)
 
 	fmt.Fprintf(stderr, "bourdon %s: library %s (%d agents", buildVersion(), lib.Root(), snap.Len())
 	if n := len(snap.Warnings()); n > 0 {
@@ -323,7 +340,9 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 	fmt.Fprintf(stderr, "connect:   claude mcp add --transport http bourdon %s\n", url)
 	fmt.Fprintf(stderr, "           or any MCP client: {\"type\": \"http\", \"url\": %q}\n", url)
 	if f.demo {
-		fmt.Fprintln(stderr, "demo:      try find_entity {\"name\": \"Payments API\"} or list_recent_work {\"access_level\": \"team\"}; Ctrl-C stops and deletes the demo library")
+		fmt.Fprintln(stderr, "demo:      try find_entity {\"name\": \"Payments API\"}, list_recent_work {\"access_level\": \"team\"},")
+		fmt.Fprintln(stderr, "           docs_search {\"query\": \"retry a refund after a timeout\"} or get_learning_path {\"targetSkill\": \"demo.skills.replay-ledger-events\"};")
+		fmt.Fprintln(stderr, "           Ctrl-C stops and deletes the demo library")
 	}
 	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}))
 }

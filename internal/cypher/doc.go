@@ -93,6 +93,15 @@
 // variable-length relationship variable is the list of its relationships
 // in pattern order, left to right.
 //
+// # Visibility
+//
+// Options.Visible hides nodes from a run: a hidden node is never a
+// candidate, never the end of a relationship and never a step of a
+// variable-length one, so no row names it or anything reached only
+// through it. Callers pass the caller's view of the graph here (see
+// knowledge.Snapshot.Visible) rather than filtering rows afterwards,
+// which would leak through counts, DISTINCT and paths.
+//
 // # Bounds
 //
 // A run is bounded by Options: a row limit (DefaultLimit 100, MaxLimit

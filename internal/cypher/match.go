@@ -45,7 +45,13 @@ type executor struct {
 	hits     []int // matches completed per clause, for OPTIONAL MATCH
 	budget   int
 	expanded int
-	proj     *projector
+	// visible hides nodes from the run (Options.Visible); nil hides none.
+	// hidden counts the expansions that met a hidden node: they count
+	// against the budget, but are left out of what the run reports, which
+	// would otherwise tell how much the caller may not see.
+	visible func(graph.NodeID) bool
+	hidden  int
+	proj    *projector
 	// row is the projected row that columnExprs read; aggs the aggregate
 	// results callExprs with agg >= 0 read.
 	row  []any
@@ -163,12 +169,26 @@ func (x *executor) visit(ci, si int, st *step, id graph.NodeID) error {
 	if err := x.tick(); err != nil {
 		return err
 	}
-	if st.label != "" && x.g.Node(id).Label != st.label {
+	if !x.sees(id) || st.label != "" && x.g.Node(id).Label != st.label {
 		return nil
 	}
 	x.env[st.slot] = binding{node: id}
 	return x.next(ci, si, st)
 }
+
+// sees reports whether the run may see node id, counting the expansion
+// that met it as hidden when it may not.
+func (x *executor) sees(id graph.NodeID) bool {
+	if x.visible == nil || x.visible(id) {
+		return true
+	}
+	x.hidden++
+	return false
+}
+
+// shown is the number of expansions the run reports: those that met no
+// hidden node.
+func (x *executor) shown() int { return x.expanded - x.hidden }
 
 // next tests the step's filters and goes on to the next step.
 func (x *executor) next(ci, si int, st *step) error {
@@ -215,7 +235,7 @@ func (x *executor) follow(ci, si int, st *step, e edgeRef, to graph.NodeID, star
 	if err := x.tick(); err != nil {
 		return err
 	}
-	if len(st.types) > 0 && !slices.Contains(st.types, e.typ) || slices.Contains(x.used[x.bases[ci]:], e) {
+	if !x.sees(to) || len(st.types) > 0 && !slices.Contains(st.types, e.typ) || slices.Contains(x.used[x.bases[ci]:], e) {
 		return nil
 	}
 	x.used = append(x.used, e)
@@ -259,7 +279,7 @@ func (x *executor) tick() error {
 // alive reports the context's end as a timeout error.
 func (x *executor) alive() error {
 	if err := x.ctx.Err(); err != nil {
-		return timeoutError(err, x.expanded)
+		return timeoutError(err, x.shown())
 	}
 	return nil
 }

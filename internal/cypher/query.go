@@ -43,6 +43,12 @@ type Options struct {
 	// plus the edges it examines while matching, whatever their type.
 	// DefaultExpansionBudget when zero.
 	ExpansionBudget int
+	// Visible, when set, hides the nodes for which it returns false: the
+	// query never matches them, never walks through them and never
+	// returns them, as if they and their edges were not in the graph.
+	// Scanning them and examining their edges count against the budget,
+	// but not in Stats.Expanded. Nil means every node is visible.
+	Visible func(graph.NodeID) bool
 }
 
 // Result is the outcome of a run.
@@ -61,7 +67,8 @@ type Result struct {
 
 // Stats describe a run's cost.
 type Stats struct {
-	// Expanded counts the candidate nodes scanned and edges examined.
+	// Expanded counts the candidate nodes scanned and edges examined,
+	// leaving out those that met a node Options.Visible hides.
 	Expanded int `json:"expanded"`
 	// Elapsed is the run's wall-clock time.
 	Elapsed time.Duration `json:"elapsedNs"`
@@ -147,12 +154,13 @@ func (q *Query) Run(ctx context.Context, g *graph.Graph, params map[string]any, 
 	defer cancel()
 	x := &executor{
 		ctx: ctx, src: q.src, g: g, params: bound,
-		plans:  planQuery(g, q.ast.clauses),
-		env:    make([]binding, len(q.kinds)),
-		used:   make([]edgeRef, 0, 64),
-		bases:  make([]int, len(q.ast.clauses)),
-		hits:   make([]int, len(q.ast.clauses)),
-		budget: opts.ExpansionBudget,
+		plans:   planQuery(g, q.ast.clauses),
+		env:     make([]binding, len(q.kinds)),
+		used:    make([]edgeRef, 0, 64),
+		bases:   make([]int, len(q.ast.clauses)),
+		hits:    make([]int, len(q.ast.clauses)),
+		budget:  opts.ExpansionBudget,
+		visible: opts.Visible,
 	}
 	skip, err := q.count(x, q.ast.ret.skip, 0)
 	if err != nil {
@@ -183,7 +191,7 @@ func (q *Query) Run(ctx context.Context, g *graph.Graph, params map[string]any, 
 		Columns:   q.Columns(),
 		Rows:      rows,
 		Truncated: truncated,
-		Stats:     Stats{Expanded: x.expanded, Elapsed: time.Since(start)},
+		Stats:     Stats{Expanded: x.shown(), Elapsed: time.Since(start)},
 	}, nil
 }
 

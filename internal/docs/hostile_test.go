@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestLoadErrors(t *testing.T) {
@@ -61,11 +60,7 @@ func TestHostileInput(t *testing.T) {
 	}
 	big.Close()
 
-	start := time.Now()
 	c := load(t, dir)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("loading took %v", d)
-	}
 	want := []string{
 		`big.yml:1: schema: cannot read: file is 8388609 bytes, more than the 8388608-byte limit`,
 		`bomb.yml:2: schema: YAML anchors and aliases are not supported`,

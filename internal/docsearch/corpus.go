@@ -103,7 +103,5 @@ func cut(s string, max int) string {
 	return s[:max]
 }
 
-// uri is the resource URI of a node, cogitave://{lowercase label}/{uid}.
-func uri(n *graph.Node) string {
-	return "cogitave://" + strings.ToLower(string(n.Label)) + "/" + n.UID
-}
+// uri is the resource URI of a node.
+func uri(n *graph.Node) string { return graph.URI(n.Label, n.UID) }

@@ -90,7 +90,16 @@ var ErrBudget = errors.New("traversal budget exhausted")
 // that needs more returns an error wrapping ErrBudget and no nodes. A budget
 // of zero or less means no bound.
 func Neighbourhood(g *Graph, start NodeID, types []EdgeType, dir Direction, maxDepth, budget int) ([]Reached, error) {
-	if start < 0 || int(start) >= g.Len() {
+	return NeighbourhoodFunc(g, start, types, dir, maxDepth, budget, nil)
+}
+
+// NeighbourhoodFunc is Neighbourhood over the nodes for which visible
+// returns true: the others are neither reached nor walked through, as if
+// they and their edges were not in the graph (their edges still count
+// against the budget). A start that is not visible is an error, like one
+// that does not exist. A nil visible sees every node.
+func NeighbourhoodFunc(g *Graph, start NodeID, types []EdgeType, dir Direction, maxDepth, budget int, visible func(NodeID) bool) ([]Reached, error) {
+	if start < 0 || int(start) >= g.Len() || visible != nil && !visible(start) {
 		return nil, fmt.Errorf("neighbourhood: no node %d", start)
 	}
 	if dir < Outgoing || dir > Both {
@@ -120,6 +129,9 @@ func Neighbourhood(g *Graph, start NodeID, types []EdgeType, dir Direction, maxD
 						continue
 					}
 					if _, ok := seen[a.Node]; ok {
+						continue
+					}
+					if visible != nil && !visible(a.Node) {
 						continue
 					}
 					seen[a.Node] = struct{}{}

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"encoding/base64"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -161,4 +163,53 @@ func LookupEdge(name string) (EdgeSpec, bool) {
 // edgeIndex returns the position of t in the vocabulary, or -1.
 func edgeIndex(t EdgeType) int {
 	return slices.IndexFunc(edges, func(e EdgeSpec) bool { return e.Type == t })
+}
+
+// URIScheme is the scheme of node resources: cogitave://{type}/{uid}.
+const URIScheme = "cogitave://"
+
+// URI returns the resource URI of a node: cogitave://{lowercase
+// label}/{uid}, the uid path-escaped (a code sample's uid holds "/" and
+// "#").
+func URI(l Label, uid string) string {
+	return URIScheme + strings.ToLower(string(l)) + "/" + url.PathEscape(uid)
+}
+
+// ParseURI reads a node resource URI into its label and uid. A collection
+// URI (cogitave://{type}/) gives an empty uid.
+func ParseURI(uri string) (LabelSpec, string, bool) {
+	rest, ok := strings.CutPrefix(uri, URIScheme)
+	if !ok {
+		return LabelSpec{}, "", false
+	}
+	typ, escaped, ok := strings.Cut(rest, "/")
+	if !ok {
+		return LabelSpec{}, "", false
+	}
+	spec, ok := LookupLabel(typ)
+	if !ok || typ != spec.URIType() {
+		return LabelSpec{}, "", false
+	}
+	uid, err := url.PathUnescape(escaped)
+	if err != nil {
+		return LabelSpec{}, "", false
+	}
+	return spec, uid, true
+}
+
+// IconURI returns the label's icon: Icon when set, else a small SVG badge
+// with the label's initials, as a data URI.
+func (s LabelSpec) IconURI() string {
+	if s.Icon != "" {
+		return s.Icon
+	}
+	initials := ""
+	for _, r := range string(s.Label) {
+		if r >= 'A' && r <= 'Z' && len(initials) < 2 {
+			initials += string(r)
+		}
+	}
+	svg := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#3b5b7a"/>` +
+		`<text x="16" y="21" font-family="sans-serif" font-size="13" fill="#fff" text-anchor="middle">` + initials + `</text></svg>`
+	return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(svg))
 }

@@ -136,7 +136,7 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 }
 
 func (s *Server) isOurs(uri string) bool {
-	if uri == agentsURI {
+	if uri == agentsURI || (s.opts.Knowledge != nil && isNodeURI(uri)) {
 		return true
 	}
 	if _, ok := segment(uri, agentMemoryPrefix, agentMemorySuffix); ok {

@@ -20,6 +20,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/deeper"
 	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/knowledge"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/peer"
 	"github.com/getbourdon/bourdon-go/internal/trust"
@@ -59,8 +60,11 @@ type Options struct {
 	TurnEnv turn.Env
 	// Peers are the peer servers the federating read tools also ask; nil
 	// for none.
-	Peers  *peer.Set
-	Logger *slog.Logger
+	Peers *peer.Set
+	// Knowledge is the documentation graph joined with the memory
+	// federation; nil serves no docs tools or node resources.
+	Knowledge *knowledge.Base
+	Logger    *slog.Logger
 }
 
 // Server is an MCP server answering from a federation store.
@@ -129,6 +133,15 @@ func New(store *federation.Store, opts Options) *Server {
 		s.registerHistoryTools(s.Server)
 	}
 	s.registerResources(s.Server)
+	if opts.Knowledge != nil {
+		for _, register := range []func(){
+			s.registerDocsSearch, s.registerDocsFetch, s.registerCodeSampleSearch, s.registerGetRelated,
+			s.registerGetLearningPath, s.registerResolveXref, s.registerDescribeSchema, s.registerQueryGraph,
+			s.registerNodeResources,
+		} {
+			register()
+		}
+	}
 	s.announce(context.Background(), false)
 	return s
 }

@@ -68,6 +68,18 @@ var rules = map[string]rule{
 	"explain_memory_change":       {access: readNamed},
 	"rollback_agent_memory":       {access: trustedOnly},
 	"reload_library":              {access: trustedOnly},
+	// The documentation graph: reads are open to every tier; what a
+	// quarantined caller sees of the memory federation in it is filtered
+	// to its grants.
+	"docs_search":        {access: anyTier},
+	"docs_fetch":         {access: anyTier},
+	"code_sample_search": {access: anyTier},
+	"get_related":        {access: anyTier},
+	"get_learning_path":  {access: anyTier},
+	"resolve_xref":       {access: anyTier},
+	"describe_schema":    {access: anyTier},
+	"query_graph":        {access: anyTier},
+	"resource:node":      {access: anyTier},
 }
 
 // Ops returns every operation the policy table names, sorted. A server

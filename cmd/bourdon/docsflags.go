@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/getbourdon/bourdon-go/internal/embed"
+	"github.com/getbourdon/bourdon-go/internal/endpoint"
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/knowledge"
+)
+
+// docsFlags select the documentation corpus and the embedder.
+type docsFlags struct {
+	roots  []string
+	config string
+	embedderConfig
+}
+
+// embedderConfig names an HTTP embedding service; an empty provider means
+// the offline embedder learned from the corpus.
+type embedderConfig struct {
+	Provider string `yaml:"provider"`
+	URL      string `yaml:"url"`
+	Model    string `yaml:"model"`
+	Dim      int    `yaml:"dim"`
+	TokenEnv string `yaml:"token_env"`
+}
+
+// docsConfigFile is the file --docs-config reads:
+//
+//	docs: [path/to/corpus, path/to/overlay]   # relative to the file
+//	embedder: {provider: ollama, url: http://127.0.0.1:11434, model: nomic-embed-text, dim: 768}
+type docsConfigFile struct {
+	Docs     []string        `yaml:"docs"`
+	Embedder *embedderConfig `yaml:"embedder"`
+}
+
+// embedTokenPrefix is the namespace of the embedder's token variable.
+const embedTokenPrefix = "BOURDON_EMBED_"
+
+// readDocsConfig merges the --docs-config file into the flags: its roots
+// come first, and flags override its embedder settings.
+func (f *docsFlags) readDocsConfig() error {
+	if f.config == "" {
+		return nil
+	}
+	data, err := os.ReadFile(f.config)
+	if err != nil {
+		return fmt.Errorf("--docs-config: %w", err)
+	}
+	var cfg docsConfigFile
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("--docs-config %s: %v (keys: docs, embedder{provider, url, model, dim, token_env})", f.config, err)
+	}
+	base := filepath.Dir(f.config)
+	var roots []string
+	for _, r := range cfg.Docs {
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(base, r)
+		}
+		roots = append(roots, r)
+	}
+	f.roots = append(roots, f.roots...)
+	if e := cfg.Embedder; e != nil {
+		if f.Provider == "" {
+			f.Provider = e.Provider
+		}
+		if f.URL == "" {
+			f.URL = e.URL
+		}
+		if f.Model == "" {
+			f.Model = e.Model
+		}
+		if f.Dim == 0 {
+			f.Dim = e.Dim
+		}
+		if f.TokenEnv == "" {
+			f.TokenEnv = e.TokenEnv
+		}
+	}
+	return nil
+}
+
+// embedder returns the configured HTTP embedder, nil for the offline one.
+func (e embedderConfig) embedder() (embed.Embedder, error) {
+	if e.Provider == "" && e.URL == "" {
+		return nil, nil
+	}
+	if _, err := endpoint.CheckURL(e.URL, "embedder url"); err != nil {
+		return nil, err
+	}
+	if e.Model == "" || e.Dim <= 0 {
+		return nil, errors.New("an embedder needs --embedder-model and --embedder-dim (the vector length the model returns)")
+	}
+	token := ""
+	if e.TokenEnv != "" {
+		if !strings.HasPrefix(e.TokenEnv, embedTokenPrefix) {
+			return nil, fmt.Errorf("embedder token_env %q: the variable must be named %s*", e.TokenEnv, embedTokenPrefix)
+		}
+		token = os.Getenv(e.TokenEnv)
+	}
+	return embed.NewHTTP(embed.HTTPConfig{Provider: embed.Provider(e.Provider), BaseURL: e.URL, Model: e.Model, Dim: e.Dim, Token: token, Timeout: 30 * time.Second})
+}
+
+// knowledgeBase opens the documentation graph joined with the memory
+// store; nil when no corpus is configured.
+func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, log *slog.Logger) (*knowledge.Base, error) {
+	if err := f.readDocsConfig(); err != nil {
+		return nil, err
+	}
+	if len(f.roots) == 0 {
+		if f.Provider != "" || f.URL != "" {
+			return nil, errors.New("an embedder needs a corpus: add --docs DIR")
+		}
+		return nil, nil
+	}
+	emb, err := f.embedder()
+	if err != nil {
+		return nil, err
+	}
+	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: f.roots, Store: store, Embedder: emb, Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("docs: %w", err)
+	}
+	snap := kb.Current()
+	for i, p := range snap.Problems {
+		if i == 20 {
+			log.Warn(fmt.Sprintf("and %d more problems; run bourdon docs check", len(snap.Problems)-20))
+			break
+		}
+		log.Warn("docs problem", "at", p.String())
+	}
+	return kb, nil
+}
