@@ -115,3 +115,38 @@ func findMoniker(registry []graph.Moniker, name string) (graph.Moniker, bool) {
 	}
 	return registry[i], true
 }
+
+// ContentFor returns markdown as read in one product version: the body of
+// each ::: moniker range="…" block is kept when the range includes
+// moniker and left out otherwise, and the directive lines themselves are
+// dropped. Text outside moniker blocks, and directives inside fenced code,
+// are kept as written. An empty moniker returns markdown unchanged.
+func ContentFor(markdown, moniker string, registry []graph.Moniker) string {
+	if moniker == "" || !strings.Contains(markdown, "moniker") {
+		return markdown
+	}
+	var out strings.Builder
+	inBlock, keep, fence := false, true, ""
+	for line := range strings.SplitAfterSeq(markdown, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
+			fence = trimmed[:3]
+		case !inBlock && monikerOpen.MatchString(trimmed):
+			r, err := ParseMonikerRange(monikerOpen.FindStringSubmatch(trimmed)[1])
+			inBlock, keep = true, err == nil && r.Includes(moniker, registry)
+			continue
+		case inBlock && monikerClose.MatchString(trimmed):
+			inBlock, keep = false, true
+			continue
+		}
+		if keep {
+			out.WriteString(line)
+		}
+	}
+	return out.String()
+}

@@ -51,3 +51,17 @@ func TestMonikerRange(t *testing.T) {
 		t.Errorf("unknown %v", got)
 	}
 }
+
+func TestContentFor(t *testing.T) {
+	registry := []graph.Moniker{{Name: "yuva-1.0", Product: "yuva", Order: 100}, {Name: "yuva-2.0", Product: "yuva", Order: 200}}
+	md := "intro\n::: moniker range=\">=yuva-2.0\"\nnew way\n:::\n::: moniker range=\"<yuva-2.0\"\nold way\n:::moniker-end\n```\n::: moniker range=\"<yuva-2.0\"\n```\nend\n"
+	for moniker, want := range map[string]string{
+		"yuva-2.0": "intro\nnew way\n```\n::: moniker range=\"<yuva-2.0\"\n```\nend\n",
+		"yuva-1.0": "intro\nold way\n```\n::: moniker range=\"<yuva-2.0\"\n```\nend\n",
+		"":         md,
+	} {
+		if got := ContentFor(md, moniker, registry); got != want {
+			t.Errorf("%q:\n%q\nwant\n%q", moniker, got, want)
+		}
+	}
+}

@@ -99,6 +99,11 @@ func TestDocsTools(t *testing.T) {
 	if res.IsError || got["title"] != "Payments API" || len(got["contentHash"].(string)) != 64 || got["lastModified"] == "" || got["content"] == "" {
 		t.Fatalf("docs_fetch: %v %s", got, errText(res))
 	}
+	v1, _ := call(t, cs, "docs_fetch", map[string]any{"uid": "demo.docs.retry-a-refund-safely", "moniker": "payments-1.0"})
+	v2, _ := call(t, cs, "docs_fetch", map[string]any{"uid": "demo.docs.retry-a-refund-safely", "moniker": "payments-2.0"})
+	if v1 == nil || v2 == nil || v1["content"] == v2["content"] || strings.Contains(v2["content"].(string), "moniker range") {
+		t.Errorf("moniker blocks are not rendered per version:\n%v\n%v", v1["content"], v2["content"])
+	}
 	_, res = call(t, cs, "docs_fetch", map[string]any{"uid": "demo.docs.payment-api"})
 	if msg := errText(res); !strings.Contains(msg, "Closest: demo.docs.payments-api") {
 		t.Errorf("unknown uid: %q", msg)

@@ -25,10 +25,14 @@ type docsFetchIn struct {
 // nodeContent is a node with everything it holds.
 type nodeContent struct {
 	nodeRef
-	Content        string         `json:"content"`
-	ContentHash    string         `json:"contentHash"`
-	LastModified   string         `json:"lastModified"`
-	MonikerRange   string         `json:"monikerRange,omitempty"`
+	Content      string `json:"content"`
+	ContentHash  string `json:"contentHash"`
+	LastModified string `json:"lastModified"`
+	MonikerRange string `json:"monikerRange,omitempty"`
+	// Moniker is the version the content was rendered for: moniker
+	// blocks of other versions are left out. Empty: every block, as
+	// written.
+	Moniker        string         `json:"moniker,omitempty"`
 	Locale         string         `json:"locale"`
 	LocaleFallback bool           `json:"localeFallback,omitempty"`
 	FrontMatter    map[string]any `json:"frontMatter,omitempty"`
@@ -48,7 +52,7 @@ func contentOf(n *graph.Node) nodeContent {
 func (s *Server) registerDocsFetch() {
 	docsTool(s, &mcp.Tool{
 		Name:        "docs_fetch",
-		Description: "Fetch one node of the documentation graph by uid: its content (markdown for documents), contentHash, lastModified, front matter and properties. An unknown uid names the three closest.",
+		Description: "Fetch one node of the documentation graph by uid: its content (markdown for documents; with moniker, as read in that product version), contentHash, lastModified, front matter and properties. An unknown uid names the three closest.",
 	}, nil, func(ctx context.Context, in docsFetchIn, v view) (nodeContent, error) {
 		_, n, ok := v.lookup(in.UID)
 		if !ok {
@@ -58,6 +62,8 @@ func (s *Server) registerDocsFetch() {
 			return nodeContent{}, err
 		}
 		out := contentOf(n)
+		out.Content = docs.ContentFor(n.Content, in.Moniker, v.snap.Graph.Monikers())
+		out.Moniker = in.Moniker
 		if in.Locale != "" && !strings.EqualFold(in.Locale, defaultLocale) {
 			out.LocaleFallback = true
 		}
