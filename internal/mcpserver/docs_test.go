@@ -215,10 +215,18 @@ func TestQuarantinedCallerSeesOnlyGrantedMemoryNodes(t *testing.T) {
 }
 
 func TestNodeResourcesAndSubscriptions(t *testing.T) {
+	for _, transport := range []string{"http/2025-11-25", "http/2026-07-28"} {
+		t.Run(transport, func(t *testing.T) { nodeResourcesAndSubscriptions(t, transport) })
+	}
+}
+
+func nodeResourcesAndSubscriptions(t *testing.T, transport string) {
 	srv, corpus := docsServer(t)
 	updates := make(chan *mcp.ResourceUpdatedNotificationParams, 16)
-	cs := mcptest.ConnectWith(t, srv.Server, "in-memory", &mcp.ClientOptions{
-		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
+	listChanged := make(chan bool, 16)
+	cs := mcptest.ConnectWith(t, srv.Server, transport, &mcp.ClientOptions{
+		ResourceUpdatedHandler:     func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { listChanged <- true },
 	})
 	ctx := context.Background()
 
@@ -282,5 +290,18 @@ func TestNodeResourcesAndSubscriptions(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no resources/updated for the ADR collection")
+	}
+
+	// A new doc joins the catalogue: list_changed.
+	b, _ = os.ReadFile(path)
+	fresh := strings.NewReplacer("uid: demo.docs.payments-api", "uid: demo.docs.payments-api-v2", "title: Payments API", "title: Payments API v2").Replace(string(b))
+	os.WriteFile(filepath.Join(corpus, "docs", "payments-api-v2.md"), []byte(fresh), 0o644)
+	select {
+	case <-listChanged:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no list_changed after a doc was added")
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "cogitave://doc/demo.docs.payments-api-v2"}); err != nil {
+		t.Fatalf("the new doc cannot be read: %v", err)
 	}
 }
