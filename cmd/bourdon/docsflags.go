@@ -17,6 +17,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/knowledge"
+	"github.com/getbourdon/bourdon-go/internal/requests"
 )
 
 // docsFlags select the documentation corpus and the embedder.
@@ -116,7 +117,7 @@ func (e embedderConfig) embedder() (embed.Embedder, error) {
 
 // knowledgeBase opens the documentation graph joined with the memory
 // store; nil when no corpus is configured.
-func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, log *slog.Logger) (*knowledge.Base, error) {
+func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, reqs *requests.Store, log *slog.Logger) (*knowledge.Base, error) {
 	if err := f.readDocsConfig(); err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, lo
 	if err != nil {
 		return nil, err
 	}
-	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: f.roots, Store: store, Embedder: emb, Logger: log})
+	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("docs: %w", err)
 	}

@@ -55,24 +55,31 @@ var toolCalls = []struct {
 	tool string
 	args map[string]any
 	key  string // a key the payload must carry
+	// fails, when set, is a text the tool error must contain.
+	fails string
 }{
-	{"list_agents", map[string]any{}, "agents"},
-	{"find_entity", map[string]any{"name": "Bourdon", "access_level": "team"}, "matches"},
-	{"query_agent_memory", map[string]any{"agent": "codex", "topic": "SecretProj"}, "matches"},
-	{"list_recent_work", map[string]any{"since": "2026-06-01", "limit": 2}, "sessions"},
-	{"get_cross_agent_summary", map[string]any{"project": "Bourdon"}, "recent_sessions"},
-	{"list_workstreams", map[string]any{}, "workstreams"},
-	{"list_notes", map[string]any{"since": "2026-01-01"}, "notes"},
-	{"export_agents", map[string]any{}, "agents"},
-	{"reload_library", map[string]any{}, "files"},
-	{"prepare_recognition_context", map[string]any{"prompt": "what about Bourdon"}, "prompt_context"},
-	{"describe_caller", map[string]any{}, "tier"},
-	{"list_memory_versions", map[string]any{"agent_id": "codex"}, "versions"},
-	{"explain_memory_change", map[string]any{"agent_id": "codex", "digest": "0123abcd"}, "found"},
-	{"rollback_agent_memory", map[string]any{"agent_id": "codex", "version_id": "nope"}, "error"},
-	{"get_deeper_context", map[string]any{"prompt": "what about Bourdon"}, "context"},
-	{"compile_codex_turn", map[string]any{"prompt": "what about Bourdon", "cwd": ""}, "schema_version"},
-	{"commit_to_federation", map[string]any{"agent_id": "e2e", "agent_type": "other", "entities": []any{map[string]any{"name": "Probe"}}}, "total_entities"},
+	{"list_agents", map[string]any{}, "agents", ""},
+	{"find_entity", map[string]any{"name": "Bourdon", "access_level": "team"}, "matches", ""},
+	{"query_agent_memory", map[string]any{"agent": "codex", "topic": "SecretProj"}, "matches", ""},
+	{"list_recent_work", map[string]any{"since": "2026-06-01", "limit": 2}, "sessions", ""},
+	{"get_cross_agent_summary", map[string]any{"project": "Bourdon"}, "recent_sessions", ""},
+	{"list_workstreams", map[string]any{}, "workstreams", ""},
+	{"list_notes", map[string]any{"since": "2026-01-01"}, "notes", ""},
+	{"export_agents", map[string]any{}, "agents", ""},
+	{"reload_library", map[string]any{}, "files", ""},
+	{"prepare_recognition_context", map[string]any{"prompt": "what about Bourdon"}, "prompt_context", ""},
+	{"describe_caller", map[string]any{}, "tier", ""},
+	{"list_memory_versions", map[string]any{"agent_id": "codex"}, "versions", ""},
+	{"explain_memory_change", map[string]any{"agent_id": "codex", "digest": "0123abcd"}, "found", ""},
+	{"rollback_agent_memory", map[string]any{"agent_id": "codex", "version_id": "nope"}, "error", ""},
+	{"get_deeper_context", map[string]any{"prompt": "what about Bourdon"}, "context", ""},
+	{"compile_codex_turn", map[string]any{"prompt": "what about Bourdon", "cwd": ""}, "schema_version", ""},
+	{"commit_to_federation", map[string]any{"agent_id": "e2e", "agent_type": "other", "entities": []any{map[string]any{"name": "Probe"}}}, "total_entities", ""},
+	{"request_intake", map[string]any{"problem": "The end-to-end test needs a request.", "desiredOutcome": "A draft request exists.", "type": "chore", "area": "e2e", "identity": "github:e2e", "owner": "bourdon/e2e"}, "status", ""},
+	{"list_requests", map[string]any{}, "requests", ""},
+	{"get_request", map[string]any{"id": "REQ-2026-0001"}, "", "no request"},
+	{"get_dod", map[string]any{"id": "REQ-2026-0001"}, "", "no request"},
+	{"advance_stage", map[string]any{"id": "REQ-2026-0001", "to": "evaluate"}, "", "no request"},
 }
 
 // exercise calls every tool and reads every resource through cs.
@@ -87,6 +94,16 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 		t.Errorf("server lists %d tools, the test calls %d", len(tools.Tools), len(toolCalls))
 	}
 	for _, c := range toolCalls {
+		if c.fails != "" {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text, _ := mcptest.SingleText(res); !res.IsError || !strings.Contains(text, c.fails) {
+				t.Errorf("%s: want a tool error saying %q, got %s", c.tool, c.fails, text)
+			}
+			continue
+		}
 		payload, res := mcptest.CallJSON(t, cs, c.tool, c.args)
 		if res.IsError {
 			t.Errorf("%s: tool error %v", c.tool, payload)

@@ -200,6 +200,7 @@ func TestPeerTriangle(t *testing.T) {
 		gamma := servers["gamma"].cmd.Process
 		gamma.Signal(syscall.SIGSTOP)
 		defer gamma.Signal(syscall.SIGCONT)
+		waitStopped(t, gamma.Pid)
 		got := call(t, sessions["beta"], "prepare_recognition_context", map[string]any{"prompt": "how is Bourdon doing"})
 		if got["peers_timed_out"] != float64(1) || got["peers_responded"] != float64(1) {
 			t.Fatalf("report: %v", got)
@@ -263,6 +264,23 @@ func TestPeerOptionsFailClosed(t *testing.T) {
 	}
 }
 
+// waitStopped waits until the kernel reports process pid stopped.
+func waitStopped(t testing.TB, pid int) {
+	t.Helper()
+	for range 200 {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return // no /proc here: trust the signal
+		}
+		// The state follows the parenthesised command name.
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'T' {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("process %d did not stop", pid)
+}
+
 // BenchmarkFederatedRecognition times prepare_recognition_context on a
 // server with two peers, all on loopback:
 //
@@ -303,6 +321,7 @@ func BenchmarkFederatedRecognition(b *testing.B) {
 	b.Run("stalled", func(b *testing.B) {
 		peers[1].cmd.Process.Signal(syscall.SIGSTOP)
 		defer peers[1].cmd.Process.Signal(syscall.SIGCONT)
+		waitStopped(b, peers[1].cmd.Process.Pid)
 		check(b, 1)
 		timeCalls(b, cs, "prepare_recognition_context", args)
 	})

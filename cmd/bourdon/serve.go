@@ -25,6 +25,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/peer"
+	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -46,6 +47,7 @@ type serveFlags struct {
 	l2Protocol    string
 	peers         peerFlags
 	docs          docsFlags
+	github        requests.GitHubConfig
 }
 
 // peerFlags select the peer servers; by default there are none.
@@ -107,6 +109,8 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.docs.Model, "embedder-model", "", "embedding model name")
 	cmd.Flags().IntVar(&f.docs.Dim, "embedder-dim", 0, "vector length the embedding model returns")
 	cmd.Flags().StringVar(&f.docs.TokenEnv, "embedder-token-env", "", "variable (BOURDON_EMBED_*) holding the embedding service's bearer token")
+	cmd.Flags().StringVar(&f.github.Repo, "github-repo", "", "forward every request proposal to this GitHub repository (owner/name) as an issue or comment; token from BOURDON_GITHUB_TOKEN")
+	cmd.Flags().StringVar(&f.github.BaseURL, "github-api", "", "GitHub REST API base URL (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3)")
 	cmd.Flags().BoolVar(&f.peers.federate, "federate", false, "federate with the peers listed in ~/.bourdon/peers.yaml (fails if it is missing or invalid)")
 	cmd.Flags().StringVar(&f.peers.config, "peers-config", "", "federate with the peers listed in this file only (fails if it is missing or invalid)")
 	cmd.Flags().StringArrayVar(&f.peers.urls, "peer", nil, "federate with the bourdon server at this URL (https, or http on loopback; token from BOURDON_PEER_TOKEN); repeatable")
@@ -190,7 +194,10 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		opts.DefaultAccess = &envLevel
 	}
 	store := federation.New(lib)
-	if opts.Knowledge, err = knowledgeBase(ctx, f.docs, store, log); err != nil {
+	if opts.Requests, err = requestStore(lib.Root(), f.github); err != nil {
+		return err
+	}
+	if opts.Knowledge, err = knowledgeBase(ctx, f.docs, store, opts.Requests, log); err != nil {
 		return err
 	}
 	srv := mcpserver.New(store, opts)
@@ -244,6 +251,28 @@ func deeperBackend(f serveFlags, log *slog.Logger) (deeper.L2, int, time.Duratio
 		return nil, 0, 0, fmt.Errorf("L2 backend: %w", err)
 	}
 	return l2, cfg.TopK, cfg.Timeout, nil
+}
+
+// githubTokenEnv holds the token of the GitHub tracker.
+const githubTokenEnv = "BOURDON_GITHUB_TOKEN"
+
+// requestStore opens the library's request store, forwarding proposals to
+// GitHub when a repository is configured.
+func requestStore(lib string, gh requests.GitHubConfig) (*requests.Store, error) {
+	s, err := requests.Open(requestsDir(lib))
+	if err != nil {
+		return nil, err
+	}
+	if gh.Repo == "" && gh.BaseURL == "" {
+		return s, nil
+	}
+	gh.Token = os.Getenv(githubTokenEnv)
+	t, err := requests.NewGitHub(gh)
+	if err != nil {
+		return nil, fmt.Errorf("--github-repo: %w (the token comes from %s)", err, githubTokenEnv)
+	}
+	s.Tracker = t
+	return s, nil
 }
 
 // peerSet reads the peer options. Without any, the server has no peers and

@@ -12,6 +12,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/requests"
 )
 
 // DefaultPoll is how often Watch looks at the corpus roots when
@@ -35,6 +36,9 @@ type Options struct {
 	// Poll is how often Watch looks for changed files under Dirs;
 	// DefaultPoll when zero.
 	Poll time.Duration
+	// Requests is the request store whose requests join the graph (see
+	// requests.go); nil for none.
+	Requests *requests.Store
 }
 
 // Base is the live knowledge base. It is safe for concurrent use.
@@ -82,9 +86,10 @@ func (b *Base) Reload(ctx context.Context) (*Snapshot, error) {
 	defer b.mu.Unlock()
 	start := time.Now()
 	stamp := fingerprint(b.opts.Dirs)
+	reqStamp := b.requestsStamp()
 	lib := b.library()
 	prev := b.current.Load()
-	if prev != nil && prev.stamp == stamp && prev.lib == lib {
+	if prev != nil && prev.stamp == stamp && prev.lib == lib && prev.reqStamp == reqStamp {
 		return prev, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -97,7 +102,7 @@ func (b *Base) Reload(ctx context.Context) (*Snapshot, error) {
 		}
 		b.corpus = c
 	}
-	g, acc, err := join(b.corpus.graph, b.corpus.byKey, b.memory(lib), b.log)
+	g, acc, err := join(b.corpus.graph, b.corpus.byKey, b.memory(lib), b.requests(), b.log)
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: %w", err)
 	}
@@ -109,6 +114,7 @@ func (b *Base) Reload(ctx context.Context) (*Snapshot, error) {
 		Version:  1,
 		access:   acc,
 		stamp:    stamp,
+		reqStamp: reqStamp,
 		lib:      lib,
 	}
 	if prev != nil {

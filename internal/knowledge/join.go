@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/getbourdon/bourdon-go/internal/graph"
+	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -12,7 +13,7 @@ import (
 // (they are added first, in order); byKey finds the corpus nodes an
 // entity's keys name. A memory node whose uid the corpus already has is
 // left out, with a warning.
-func join(docs *graph.Graph, byKey map[string][]graph.NodeID, agents []*agentMemory, log *slog.Logger) (*graph.Graph, access, error) {
+func join(docs *graph.Graph, byKey map[string][]graph.NodeID, agents []*agentMemory, reqs []*requests.Request, log *slog.Logger) (*graph.Graph, access, error) {
 	size := docs.Len()
 	for _, am := range agents {
 		size += 1 + len(am.entities)
@@ -77,6 +78,26 @@ func join(docs *graph.Graph, byKey map[string][]graph.NodeID, agents []*agentMem
 					if err := b.AddEdge(e.UID, docs.Node(d).UID, graph.Xref, 0); err != nil {
 						return nil, access{}, err
 					}
+				}
+			}
+		}
+	}
+	areas := map[string]int32{}
+	for _, r := range reqs {
+		n := requestNode(r)
+		ai, ok := areas[r.Area]
+		if !ok {
+			ai = int32(len(acc.agents))
+			areas[r.Area] = ai
+			acc.agents = append(acc.agents, r.Area)
+		}
+		if !add(&n, ai) {
+			continue
+		}
+		for _, uid := range requestTargets(r) {
+			if b.Has(uid) && uid != n.UID {
+				if err := b.AddEdge(n.UID, uid, graph.Xref, 0); err != nil {
+					return nil, access{}, err
 				}
 			}
 		}

@@ -31,6 +31,8 @@ type Snapshot struct {
 	// roots' fingerprint and the library snapshot (nil without a store).
 	stamp uint64
 	lib   *library.Snapshot
+	// reqStamp fingerprints the request store's folder.
+	reqStamp uint64
 }
 
 // access holds, by NodeID, what visibility tests read.
@@ -38,8 +40,8 @@ type access struct {
 	// level is the visibility of each node: a memory row's own, team for
 	// an internal document, public for the rest.
 	level []visibility.Level
-	// agent is the position in agents of a memory node's agent, -1 for a
-	// documentation node.
+	// agent is the position in agents of a memory node's agent (or of a
+	// request's area, its namespace), -1 for a documentation node.
 	agent  []int32
 	agents []string
 }

@@ -30,7 +30,7 @@ func (b *Base) Watch(ctx context.Context, onChange func(old, new *Snapshot, chan
 	t := time.NewTicker(min(b.opts.Poll, watchStep))
 	defer t.Stop()
 	last := b.Current()
-	w := watchState{stamp: last.stamp, gen: generation(last), nextPoll: time.Now().Add(b.opts.Poll)}
+	w := watchState{stamp: last.stamp, reqStamp: last.reqStamp, gen: generation(last), nextPoll: time.Now().Add(b.opts.Poll)}
 	for {
 		select {
 		case <-ctx.Done():
@@ -61,6 +61,7 @@ func (b *Base) Watch(ctx context.Context, onChange func(old, new *Snapshot, chan
 // watchState is what Watch knows of its inputs between two rebuilds.
 type watchState struct {
 	stamp    uint64    // the corpus fingerprint last seen
+	reqStamp uint64    // the request folder's fingerprint last seen
 	gen      uint64    // the library generation last seen
 	nextPoll time.Time // when to look at the corpus next
 	// first and latest are when the first and the latest change not
@@ -83,6 +84,9 @@ func (b *Base) look(w *watchState, now time.Time) bool {
 		w.nextPoll = now.Add(b.opts.Poll)
 		if s := fingerprint(b.opts.Dirs); s != w.stamp {
 			seen, w.stamp = true, s
+		}
+		if s := b.requestsStamp(); s != w.reqStamp {
+			seen, w.reqStamp = true, s
 		}
 	}
 	if seen {

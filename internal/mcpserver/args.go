@@ -40,8 +40,9 @@ type hopArg struct {
 // readOnly marks a tool that changes nothing and talks to no one else.
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 
-// addTool registers a typed tool. The input schema is inferred from In,
-// with the given defaults written into it; the output schema from Out.
+// addTool registers a typed tool. The input schema is t.InputSchema when
+// set, else inferred from In, with the given defaults written into it; the
+// output schema is inferred from Out.
 //
 // Each call decodes the arguments, applies the defaults, validates them
 // against the input schema (a failure is a tool error saying what is
@@ -55,9 +56,14 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Op
 // an in-band error); alts are the schemas of such payloads besides the
 // denial.
 func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any, h func(context.Context, *mcp.CallToolRequest, In) (Out, error), alts ...*jsonschema.Schema) {
-	in, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
+	// A tool may come with its input schema (one served elsewhere too);
+	// otherwise it is inferred from In.
+	in, _ := t.InputSchema.(*jsonschema.Schema)
+	var err error
+	if in == nil {
+		if in, err = jsonschema.For[In](nil); err != nil {
+			panic(fmt.Sprintf("tool %s: %v", t.Name, err))
+		}
 	}
 	for name, v := range defaults {
 		prop, ok := in.Properties[name]
@@ -144,8 +150,13 @@ func schemaOf[T any]() *jsonschema.Schema {
 	return s
 }
 
+// selfValidating marks tool arguments that the handler validates itself
+// against the same schema, with messages of its own.
+type selfValidating interface{ validatesItself() }
+
 // decodeArgs reads tool arguments: defaults applied, then validated
-// against the input schema, then decoded into In.
+// against the input schema (unless In is selfValidating), then decoded
+// into In.
 func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
 	var in In
 	m := map[string]any{}
@@ -157,8 +168,10 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, e
 	if err := schema.ApplyDefaults(&m); err != nil {
 		return in, fmt.Errorf("validating \"arguments\": %v", err)
 	}
-	if err := schema.Validate(m); err != nil {
-		return in, fmt.Errorf("validating \"arguments\": %v", err)
+	if _, own := any(in).(selfValidating); !own {
+		if err := schema.Validate(m); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": %v", err)
+		}
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

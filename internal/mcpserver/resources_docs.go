@@ -61,9 +61,10 @@ func (s *Server) readNode(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 }
 
 // listed reports whether a node belongs in resources/list: documentation
-// nodes any caller may read.
+// nodes any caller may read (not memory nodes, not requests, which belong
+// to namespaces).
 func listed(n *graph.Node) bool {
-	return n.Label != graph.Entity && n.Label != graph.Agent && n.Str("visibility") != "internal" &&
+	return n.Label != graph.Entity && n.Label != graph.Agent && n.Label != graph.Request && n.Str("visibility") != "internal" &&
 		(n.Str("visibility") == "" || n.Str("visibility") == "public")
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/knowledge"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/peer"
+	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/turn"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
@@ -64,7 +65,10 @@ type Options struct {
 	// Knowledge is the documentation graph joined with the memory
 	// federation; nil serves no docs tools or node resources.
 	Knowledge *knowledge.Base
-	Logger    *slog.Logger
+	// Requests is the request lifecycle's store; nil serves no request
+	// tools.
+	Requests *requests.Store
+	Logger   *slog.Logger
 }
 
 // Server is an MCP server answering from a federation store.
@@ -133,6 +137,9 @@ func New(store *federation.Store, opts Options) *Server {
 		s.registerHistoryTools(s.Server)
 	}
 	s.registerResources(s.Server)
+	if opts.Requests != nil {
+		s.registerRequestTools()
+	}
 	if opts.Knowledge != nil {
 		for _, register := range []func(){
 			s.registerDocsSearch, s.registerDocsFetch, s.registerCodeSampleSearch, s.registerGetRelated,

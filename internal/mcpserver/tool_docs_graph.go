@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/cypher"
 	"github.com/getbourdon/bourdon-go/internal/graph"
+	"github.com/getbourdon/bourdon-go/internal/requests"
 )
 
 // Bounds of get_related.
@@ -127,17 +129,25 @@ type describeSchemaOut struct {
 	Monikers []graph.Moniker   `json:"monikers"`
 	// URITemplate addresses every node as a resource.
 	URITemplate string `json:"uriTemplate"`
+	// IntakeForm is the JSON Schema request_intake validates its form
+	// against; present when the server serves the request lifecycle.
+	IntakeForm map[string]any `json:"intakeForm,omitempty"`
 }
 
 func (s *Server) registerDescribeSchema() {
 	docsTool(s, &mcp.Tool{
 		Name: "describe_schema",
-		Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions). " +
+		Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
 			"Call it first to plan get_related and query_graph calls.",
 	}, nil, func(ctx context.Context, in describeSchemaIn, v view) (describeSchemaOut, error) {
 		out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: v.snap.Graph.Monikers(), URITemplate: graph.URIScheme + "{type}/{uid}"}
 		if out.Monikers == nil {
 			out.Monikers = []graph.Moniker{}
+		}
+		if s.opts.Requests != nil {
+			if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
+				return out, err
+			}
 		}
 		if in.Type == "" {
 			return out, nil

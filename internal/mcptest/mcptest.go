@@ -151,6 +151,14 @@ func CallJSON(t testing.TB, cs *mcp.ClientSession, tool string, args any) (any, 
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
+	return Payload(t, cs, tool, res), res
+}
+
+// Payload returns the JSON payload of a tool result's single text
+// content. For a result that is not a tool error it also checks that the
+// structured content says the same and matches the tool's output schema.
+func Payload(t testing.TB, cs *mcp.ClientSession, tool string, res *mcp.CallToolResult) any {
+	t.Helper()
 	text, err := SingleText(res)
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
@@ -172,7 +180,7 @@ func CallJSON(t testing.TB, cs *mcp.ClientSession, tool string, args any) (any, 
 			t.Fatalf("%s: result does not match the output schema: %v\n%s", tool, err, a)
 		}
 	}
-	return payload, res
+	return payload
 }
 
 var (

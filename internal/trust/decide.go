@@ -80,6 +80,14 @@ var rules = map[string]rule{
 	"describe_schema":    {access: anyTier},
 	"query_graph":        {access: anyTier},
 	"resource:node":      {access: anyTier},
+	// The request lifecycle: the namespace of a request is its area; a
+	// quarantined caller reads and proposes only in the areas it was
+	// granted. Proposals never change accepted state, whoever makes them.
+	"list_requests":  {access: readNamed},
+	"get_request":    {access: readNamed},
+	"get_dod":        {access: readNamed},
+	"request_intake": {access: readNamed},
+	"advance_stage":  {access: readNamed},
 }
 
 // Ops returns every operation the policy table names, sorted. A server

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/requests"
+	"github.com/getbourdon/bourdon-go/internal/trust"
+)
+
+// requestsDir is where a library keeps its requests.
+func requestsDir(lib string) string { return filepath.Join(lib, "requests") }
+
+// defaultApprover names the person at the terminal.
+func defaultApprover() string {
+	if u := os.Getenv("USER"); u != "" {
+		return "cli:" + u
+	}
+	return "cli:operator"
+}
+
+// newRequestsCommand returns "bourdon requests": the operator's side of
+// the propose-only request lifecycle.
+func newRequestsCommand() *cobra.Command {
+	var libraryDir, approver, auditPath string
+	cmd := &cobra.Command{
+		Use:   "requests",
+		Short: "The request lifecycle: list requests, review proposals, approve or reject them",
+		Long: `Agents only propose: request_intake stages a draft request and advance_stage a
+draft transition, under <library>/requests/proposals/. Nothing changes until an
+operator approves (the approver is recorded in the request's history) or rejects.
+
+  list                     accepted requests, by id
+  show ID                  one request as YAML-like JSON, with its Definition of Done
+  list-proposals           pending proposals
+  approve PROPOSAL         accept a proposal (its gate is checked again)
+  reject PROPOSAL REASON   refuse it, with the reason`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	auditDefault, _ := trust.DefaultAuditPath()
+	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
+	cmd.PersistentFlags().StringVar(&approver, "as", defaultApprover(), "who approves or rejects (recorded in the history and the audit log)")
+	cmd.PersistentFlags().StringVar(&auditPath, "audit-log", auditDefault, "append-only log of every decision (BOURDON_AUDIT_PATH)")
+	store := func() (*requests.Store, error) { return requests.Open(requestsDir(libraryDir)) }
+	audit := func(op, namespace string) {
+		_ = trust.OpenAudit(auditPath).Record(trust.Entry{Agent: approver, Op: op, Namespace: namespace, Decision: trust.Allow})
+	}
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List accepted requests",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := store()
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			all, problems, err := s.All()
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			out := cmd.OutOrStdout()
+			if len(all) == 0 {
+				fmt.Fprintln(out, "no requests")
+			}
+			for _, r := range all {
+				fmt.Fprintf(out, "%s  %-9s  %-18s  %s\n", r.ID, r.Stage, r.Owner, r.Title)
+			}
+			for _, p := range problems {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", p.File, p.Message)
+			}
+			return nil
+		},
+	}
+	show := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one request and its Definition of Done",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := store()
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			r, err := s.Get(args[0])
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			b, _ := json.MarshalIndent(map[string]any{"request": r, "dod": requests.DoD(r)}, "", "  ")
+			fmt.Fprintln(cmd.OutOrStdout(), string(b))
+			return nil
+		},
+	}
+	proposals := &cobra.Command{
+		Use:     "list-proposals",
+		Aliases: []string{"proposals"},
+		Short:   "List pending proposals",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := store()
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			ps, problems, err := s.Proposals(requests.ProposalFilter{Status: requests.StatusPending})
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			out := cmd.OutOrStdout()
+			if len(ps) == 0 {
+				fmt.Fprintln(out, "no pending proposals")
+			}
+			for _, p := range ps {
+				what := "intake: " + p.Intake.Title
+				if p.Kind == requests.KindTransition {
+					what = fmt.Sprintf("%s: %s -> %s", p.RequestID, p.From, p.To)
+					if p.Reason != "" {
+						what += " (" + p.Reason + ")"
+					}
+				}
+				fmt.Fprintf(out, "%s  by %-20s  %s  %s\n", p.ID, p.Proposer, p.Created.Format("2006-01-02 15:04"), what)
+				if p.TrackerURL != "" {
+					fmt.Fprintf(out, "    tracker: %s\n", p.TrackerURL)
+				}
+			}
+			for _, p := range problems {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", p.File, p.Message)
+			}
+			return nil
+		},
+	}
+	approve := &cobra.Command{
+		Use:   "approve PROPOSAL",
+		Short: "Approve a proposal: create the request, or move it to the proposed stage",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := store()
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			p, r, err := s.Approve(cmd.Context(), args[0], approver)
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			audit("approve_proposal", r.Area)
+			fmt.Fprintf(cmd.OutOrStdout(), "approved %s: %s is now in %s\n", p.ID, r.ID, r.Stage)
+			return nil
+		},
+	}
+	reject := &cobra.Command{
+		Use:   "reject PROPOSAL REASON",
+		Short: "Reject a proposal, with the reason",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := store()
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			p, err := s.Reject(cmd.Context(), args[0], approver, strings.Join(args[1:], " "))
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			area := ""
+			if p.Intake != nil {
+				area = p.Intake.Area
+			} else if r, err := s.Get(p.RequestID); err == nil {
+				area = r.Area
+			}
+			audit("reject_proposal", area)
+			fmt.Fprintf(cmd.OutOrStdout(), "rejected %s\n", p.ID)
+			return nil
+		},
+	}
+	cmd.AddCommand(list, show, proposals, approve, reject)
+	return cmd
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/getbourdon/bourdon-go/internal/requests"
+	"github.com/getbourdon/bourdon-go/internal/trust"
+)
+
+func TestRequestsCommand(t *testing.T) {
+	lib := t.TempDir()
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, err := requests.Open(requestsDir(lib))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := `{"problem": "Refunds are posted twice when the provider times out.", "desiredOutcome": "Every refund is posted once.",
+		"type": "fix", "area": "payments", "identity": "github:bob", "owner": "demo/payments"}`
+	p, err := s.ProposeIntake(context.Background(), []byte(form), "agent:codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, string, int) {
+		return runWriteCLI(t, newRequestsCommand(), append(args, "--library", lib, "--as", "cli:alice", "--audit-log", audit)...)
+	}
+
+	out, _, code := run("list-proposals")
+	if code != 0 || !strings.Contains(out, p.ID) || !strings.Contains(out, "by agent:codex") {
+		t.Fatalf("list-proposals: %d %q", code, out)
+	}
+	out, _, code = run("list")
+	if code != 0 || !strings.Contains(out, "no requests") {
+		t.Fatalf("a proposal is not a request: %q", out)
+	}
+	out, _, code = run("approve", p.ID)
+	id := regexp.MustCompile(`REQ-\d{4}-\d{4}`).FindString(out)
+	if code != 0 || id == "" || !strings.Contains(out, "is now in intake") {
+		t.Fatalf("approve: %d %q", code, out)
+	}
+	out, _, _ = run("show", strings.ToLower(id))
+	if !strings.Contains(out, `"approvedBy": "cli:alice"`) || !strings.Contains(out, `"result": "not-done"`) {
+		t.Errorf("show: %s", out)
+	}
+	_, errOut, code := run("approve", p.ID)
+	if code != 1 || !strings.Contains(errOut, "error:") {
+		t.Errorf("approving twice: %d %q", code, errOut)
+	}
+
+	q, err := s.ProposeTransition(context.Background(), id, requests.TransitionRequest{To: requests.StageRejected, Reason: "duplicate"}, "agent:codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = run("reject", q.ID, "not", "a", "duplicate")
+	if code != 0 || !strings.Contains(out, "rejected "+q.ID) {
+		t.Fatalf("reject: %d %q", code, out)
+	}
+	decided, _ := s.Proposal(q.ID)
+	if decided.DecidedBy != "cli:alice" || decided.DecisionReason != "not a duplicate" {
+		t.Errorf("the rejection records %q %q", decided.DecidedBy, decided.DecisionReason)
+	}
+	entries, err := trust.OpenAudit(audit).Entries(trust.AuditFilter{})
+	if err != nil || len(entries) != 2 || entries[0].Op != "approve_proposal" || entries[1].Op != "reject_proposal" {
+		t.Errorf("audit: %+v %v", entries, err)
+	}
+}

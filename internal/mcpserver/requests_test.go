@@ -1,0 +1,193 @@
+package mcpserver_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/demo"
+	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/knowledge"
+	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/requests"
+	"github.com/getbourdon/bourdon-go/internal/trust"
+	"github.com/getbourdon/bourdon-go/internal/turn"
+)
+
+// lifecycleServer serves the demo library and corpus with a request
+// store, its requests in the graph.
+func lifecycleServer(t *testing.T) (*mcpserver.Server, *requests.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := demo.Write(dir, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.WriteDocs(filepath.Join(dir, "docs")); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	reqs, err := requests.Open(filepath.Join(dir, "requests"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := federation.New(lib)
+	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{filepath.Join(dir, "docs")}, Store: store, Requests: reqs, Poll: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mcpserver.New(store, mcpserver.Options{Knowledge: kb, Requests: reqs, TurnEnv: turn.Env{CodexHome: "-"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go srv.WatchKnowledge(ctx)
+	return srv, reqs
+}
+
+var form = map[string]any{
+	"problem":        "Refunds are posted twice when the provider times out.",
+	"desiredOutcome": "Every refund is posted exactly once.",
+	"type":           "fix",
+	"area":           "payments",
+	"identity":       "github:bob",
+	"owner":          "demo/payments",
+}
+
+func with(m map[string]any, k string, v any) map[string]any {
+	out := map[string]any{}
+	for key, val := range m {
+		out[key] = val
+	}
+	if v == nil {
+		delete(out, k)
+	} else {
+		out[k] = v
+	}
+	return out
+}
+
+func TestRequestLifecycleOverMCP(t *testing.T) {
+	srv, reqs := lifecycleServer(t)
+	updates := make(chan string, 16)
+	cs := mcptest.ConnectWith(t, srv.Server, "http/2025-11-25", &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params.URI },
+	})
+	ctx := context.Background()
+
+	// No owner, no request; every problem is said.
+	_, res := call(t, cs, "request_intake", with(form, "owner", nil))
+	if msg := errText(res); !strings.Contains(strings.ToLower(msg), "no owner, no request") {
+		t.Errorf("intake without owner: %q", msg)
+	}
+	got, res := call(t, cs, "request_intake", form)
+	if res.IsError || got["status"] != "pending" || got["kind"] != "intake" {
+		t.Fatalf("intake: %v %s", got, errText(res))
+	}
+	// A proposal is not a request.
+	list, _ := call(t, cs, "list_requests", nil)
+	if n := len(list["requests"].([]any)); n != 0 {
+		t.Fatalf("%d requests before any approval", n)
+	}
+	_, r, err := reqs.Approve(ctx, got["id"].(string), "cli:alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = call(t, cs, "get_request", map[string]any{"id": strings.ToLower(r.ID)})
+	if got["stage"] != "intake" || got["history"].([]any)[0].(map[string]any)["approvedBy"] != "cli:alice" {
+		t.Fatalf("accepted request: %v", got)
+	}
+
+	// The request is a node: a subscriber hears of its stage change.
+	uri := "cogitave://request/" + r.ID
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the request never became a node: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+		t.Fatal(err)
+	}
+	got, res = call(t, cs, "advance_stage", map[string]any{"id": r.ID, "to": "evaluate"})
+	if res.IsError || got["status"] != "pending" {
+		t.Fatalf("advance_stage: %v %s", got, errText(res))
+	}
+	if now, _ := reqs.Get(r.ID); now.Stage != requests.StageIntake {
+		t.Fatal("a proposal moved the request")
+	}
+	if _, _, err := reqs.Approve(ctx, got["id"].(string), "cli:alice"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case u := <-updates:
+		if u != uri {
+			t.Errorf("update for %s", u)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no resources/updated after the stage changed")
+	}
+
+	// The gate of evaluate says what is missing.
+	_, res = call(t, cs, "advance_stage", map[string]any{"id": r.ID, "to": "plan"})
+	if msg := errText(res); !strings.Contains(msg, "no classification") || !strings.Contains(msg, "no security clear") {
+		t.Errorf("evaluate gate: %q", msg)
+	}
+	_, res = call(t, cs, "advance_stage", map[string]any{"id": r.ID, "to": "rejected"})
+	if msg := errText(res); !strings.Contains(msg, "needs a reason") {
+		t.Errorf("rejected without reason: %q", msg)
+	}
+
+	dod, res := call(t, cs, "get_dod", map[string]any{"id": r.ID})
+	if res.IsError || dod["result"] != "not-done" || len(dod["items"].([]any)) < 12 {
+		t.Errorf("get_dod: %v %s", dod, errText(res))
+	}
+	schema, _ := call(t, cs, "describe_schema", nil)
+	if schema["intakeForm"] == nil {
+		t.Error("describe_schema does not serve the intake form")
+	}
+	q, res := call(t, cs, "query_graph", map[string]any{"pattern": "MATCH (r:Request) RETURN r.uid, r.stage"})
+	if res.IsError || len(q["rows"].([]any)) != 1 || q["rows"].([]any)[0].([]any)[1] != "evaluate" {
+		t.Errorf("the request in the graph: %v %s", q, errText(res))
+	}
+}
+
+func TestQuarantinedCallersProposeOnlyWhereGranted(t *testing.T) {
+	srv, reqs := lifecycleServer(t)
+	registry := trust.OpenRegistry(filepath.Join(t.TempDir(), "federation.yaml"))
+	token, err := registry.Add("visitor", trust.TierQuarantined, []string{"docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := mcptest.ConnectAs(t, srv.Server, &mcphttp.Auth{Registry: registry}, token, "")
+	got, _ := call(t, cs, "request_intake", form)
+	if got["error"] != "access denied" {
+		t.Errorf("intake in an ungranted area: %v", got)
+	}
+	got, res := call(t, cs, "request_intake", with(form, "area", "docs"))
+	if res.IsError || got["proposer"] != "visitor" {
+		t.Errorf("intake in a granted area: %v %s", got, errText(res))
+	}
+	if _, res := call(t, cs, "list_requests", nil); !strings.Contains(errText(res), "name an area") {
+		t.Errorf("list without area: %q", errText(res))
+	}
+	got, _ = call(t, cs, "list_requests", map[string]any{"area": "payments"})
+	if got["error"] != "access denied" {
+		t.Errorf("list of an ungranted area: %v", got)
+	}
+	ps, _, _ := reqs.Proposals(requests.ProposalFilter{})
+	if len(ps) != 1 {
+		t.Errorf("%d proposals stored; only the granted one should be", len(ps))
+	}
+}

@@ -1,0 +1,135 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/requests"
+	"github.com/getbourdon/bourdon-go/internal/trust"
+)
+
+// The request lifecycle (package requests): reads are open within the
+// caller's grant, and the two write tools only propose. A proposal becomes
+// real when an operator approves it (bourdon requests approve). A
+// request's namespace is its area: a quarantined caller reads and
+// proposes in the areas it was granted.
+
+// callerName is how a caller is recorded as proposer: its registry id,
+// or "operator".
+func callerName(d trust.Decision) string {
+	if d.Caller.ID != "" {
+		return d.Caller.ID
+	}
+	return "operator"
+}
+
+// requestIn names one request.
+type requestIn struct {
+	ID string `json:"id" jsonschema:"The request id, REQ-YYYY-NNNN (any case)."`
+}
+
+// loadRequest returns the request id names, after the access decision on
+// its area (op names the tool).
+func (s *Server) loadRequest(extra *mcp.RequestExtra, op, id string) (*requests.Request, error) {
+	r, err := s.opts.Requests.Get(id)
+	if errors.Is(err, requests.ErrNotFound) {
+		return nil, fmt.Errorf("no request %q; list_requests lists them", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d := s.authorize(extra, op, r.Area); !d.Allowed {
+		return nil, deny(d)
+	}
+	return r, nil
+}
+
+func (s *Server) registerRequestTools() {
+	addTool(s.Server, &mcp.Tool{
+		Name:        "list_requests",
+		Description: "Requests of the lifecycle (intake, evaluate, plan, document, implement, review, done, rejected), by id, filtered by stage, area, owner and type, paginated with nextCursor. Quarantined callers name one granted area.",
+	}, map[string]any{"limit": requests.DefaultLimit}, func(ctx context.Context, req *mcp.CallToolRequest, in requests.Filter) (requests.Page, error) {
+		d := s.authorize(req.Extra, "list_requests", in.Area)
+		if !d.Allowed {
+			if in.Area == "" {
+				return requests.Page{}, errors.New("name an area you were granted: quarantined callers list one area at a time")
+			}
+			return requests.Page{}, deny(d)
+		}
+		page, err := s.opts.Requests.List(in)
+		if page.Requests == nil {
+			page.Requests = []*requests.Request{}
+		}
+		return page, err
+	})
+	addTool(s.Server, &mcp.Tool{
+		Name:        "get_request",
+		Description: "One request: stage, classification, owner, requester, plan, links, evidence, Definition of Done states and the history of its transitions (actor, approver, reason, time).",
+	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in requestIn) (*requests.Request, error) {
+		return s.loadRequest(req.Extra, "get_request", in.ID)
+	})
+	addTool(s.Server, &mcp.Tool{
+		Name: "get_dod",
+		Description: "The Definition of Done of a request: the twelve core items (never waivable) and the conditional items its classification adds, each pass, fail, n/a or waived (with approver and reason); " +
+			"the result is done only when every applicable item passes or is validly waived and the code owner approved.",
+	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in requestIn) (requests.Checklist, error) {
+		r, err := s.loadRequest(req.Extra, "get_dod", in.ID)
+		if err != nil {
+			return requests.Checklist{}, err
+		}
+		return requests.DoD(r), nil
+	})
+
+	var intake jsonschema.Schema
+	if err := json.Unmarshal(requests.IntakeSchema(), &intake); err != nil {
+		panic(fmt.Sprintf("the intake form schema: %v", err))
+	}
+	intake.Schema, intake.ID = "", ""
+	addTool(s.Server, &mcp.Tool{
+		Name: "request_intake",
+		Description: "Propose a new request: the intake form (problem, desiredOutcome, type, area, identity of the requester, owner — no owner, no request) is validated against the schema describe_schema serves and staged as a draft in stage intake. " +
+			"Nothing is accepted until an operator approves the proposal; with a tracker configured, the proposal is also forwarded as an issue.",
+		InputSchema: &intake,
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(true)},
+	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, form intakeArgs) (*requests.Proposal, error) {
+		area, _ := form["area"].(string)
+		d := s.authorize(req.Extra, "request_intake", area)
+		if !d.Allowed {
+			return nil, deny(d)
+		}
+		b, err := json.Marshal(form)
+		if err != nil {
+			return nil, err
+		}
+		return s.opts.Requests.ProposeIntake(ctx, b, callerName(d))
+	})
+	addTool(s.Server, &mcp.Tool{
+		Name: "advance_stage",
+		Description: "Propose a stage transition of a request, with what the current stage's gate needs attached (classification and sign-off to leave evaluate, an approved plan to leave plan, an accepted ADR to leave document, a PR and branch to leave implement, a done Definition of Done and evidence to leave review; rejected needs a reason). " +
+			"The gate is checked now and again at approval; the transition is staged as a draft until an operator approves it.",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(true)},
+	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in advanceIn) (*requests.Proposal, error) {
+		r, err := s.loadRequest(req.Extra, "advance_stage", in.ID)
+		if err != nil {
+			return nil, err
+		}
+		return s.opts.Requests.ProposeTransition(ctx, r.ID, in.TransitionRequest, callerName(s.authorize(req.Extra, "advance_stage", r.Area)))
+	})
+}
+
+// intakeArgs is the intake form as sent; the request store validates it
+// against the intake schema and lists every problem, "no owner, no
+// request" included.
+type intakeArgs map[string]any
+
+func (intakeArgs) validatesItself() {}
+
+type advanceIn struct {
+	ID string `json:"id" jsonschema:"The request id, REQ-YYYY-NNNN (any case)."`
+	requests.TransitionRequest
+}

@@ -1,0 +1,192 @@
+package requests
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Approve makes a pending proposal real, as approver (an operator other
+// than the proposer): an intake creates a request with the next id of the
+// year, a transition moves its request. It re-validates the proposal
+// against the current state under the request's lock; a transition whose
+// request has changed since it was proposed is refused as stale
+// (ErrStale), and so is one the gate now refuses (*GateError). It returns
+// the decided proposal and the request as it now is.
+func (s *Store) Approve(ctx context.Context, proposalID, approver string) (*Proposal, *Request, error) {
+	if err := checkIdentity("approver", approver); err != nil {
+		return nil, nil, err
+	}
+	p, unlock, err := s.pending(ctx, proposalID)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
+	if sameIdentity(p.Proposer, approver) {
+		return nil, nil, fmt.Errorf("%s was proposed by %s, who cannot approve it too: another operator must", p.ID, p.Proposer)
+	}
+	var r *Request
+	if p.Kind == KindIntake {
+		r, err = s.createRequest(p, approver)
+	} else {
+		r, err = s.moveRequest(p, approver)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Status, p.RequestID, p.DecidedBy, p.DecidedAt = StatusApproved, r.ID, approver, r.Updated
+	if err := s.decide(p); err != nil {
+		return nil, nil, err
+	}
+	return p, r, nil
+}
+
+// Reject closes a pending proposal without effect, recording who decided
+// and why. The proposer may withdraw their own proposal this way.
+func (s *Store) Reject(ctx context.Context, proposalID, approver, reason string) (*Proposal, error) {
+	if err := checkIdentity("approver", approver); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(reason) == "" || len(reason) > maxText || hasControl(reason) {
+		return nil, fmt.Errorf("rejecting needs a reason of at most %d bytes on printable lines: say why", maxText)
+	}
+	p, unlock, err := s.pending(ctx, proposalID)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	p.Status, p.DecidedBy, p.DecidedAt, p.DecisionReason = StatusRejected, approver, s.now().UTC(), reason
+	if err := s.decide(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// pending reads a proposal that must still be pending, under the lock
+// that guards it: its request's for a transition, the store's (which also
+// guards the allocation of ids) for an intake. The kind and the request of
+// a proposal never change, so a first read tells which lock to take.
+func (s *Store) pending(ctx context.Context, id string) (*Proposal, func(), error) {
+	p, err := s.Proposal(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	guard := "store"
+	if p.Kind == KindTransition {
+		guard = p.RequestID
+	}
+	unlock, err := s.lock(ctx, guard)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err = s.Proposal(p.ID)
+	if err == nil && p.Status != StatusPending {
+		err = fmt.Errorf("%s was %s by %s at %s: %w", p.ID, p.Status, p.DecidedBy, p.DecidedAt.Format("2006-01-02 15:04:05Z07:00"), ErrDecided)
+	}
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return p, unlock, nil
+}
+
+// decide moves a decided proposal out of the pending folder.
+func (s *Store) decide(p *Proposal) error {
+	if err := writeFile(filepath.Join(s.decidedDir(), p.ID+".yaml"), p); err != nil {
+		return fmt.Errorf("recording the decision on %s: %w", p.ID, err)
+	}
+	if err := os.Remove(filepath.Join(s.pendingDir(), p.ID+".yaml")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("removing the pending copy of %s: %w", p.ID, err)
+	}
+	return nil
+}
+
+// createRequest makes the request of an approved intake, with the next id
+// of the year. Call it under the store lock. An intake whose request
+// exists already (an approval interrupted before the proposal was moved)
+// gets that request back.
+func (s *Store) createRequest(p *Proposal, approver string) (*Request, error) {
+	all, _, err := s.All()
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range all {
+		if len(r.History) > 0 && r.History[0].Proposal == p.ID {
+			return r, nil
+		}
+	}
+	now := s.now().UTC()
+	id, err := s.nextID(now.Year())
+	if err != nil {
+		return nil, err
+	}
+	f := p.Intake
+	r := &Request{
+		ID: id, Title: f.Title, Stage: StageIntake, Type: f.Type, Area: f.Area, Owner: f.Owner, Requester: f.Identity,
+		Problem: f.Problem, DesiredOutcome: f.DesiredOutcome, Links: slices.Clone(f.Links),
+		History: []Transition{{To: StageIntake, Actor: p.Proposer, ApprovedBy: approver, Proposal: p.ID, At: now}},
+		Created: now, Updated: now,
+	}
+	if p.TrackerURL != "" {
+		r.Links = append(r.Links, Link{Kind: LinkIssue, URL: p.TrackerURL})
+	}
+	if err := writeFile(s.requestPath(id), r); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// nextID returns the id after the highest of the year among the request
+// files, whatever their state or case. Call it under the store lock.
+func (s *Store) nextID(year int) (string, error) {
+	entries, err := os.ReadDir(s.root)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("reading the requests folder: %w", err)
+	}
+	high := 0
+	for _, e := range entries {
+		id, err := ParseID(strings.TrimSuffix(e.Name(), ".yaml"))
+		if err != nil {
+			continue
+		}
+		if y, n := idParts(id); y == year {
+			high = max(high, n)
+		}
+	}
+	if high >= 999999 {
+		return "", fmt.Errorf("the ids of %d are used up", year)
+	}
+	return formatID(year, high+1), nil
+}
+
+// moveRequest applies an approved transition. Call it under the request's
+// lock. A transition already in the history (an approval interrupted
+// before the proposal was moved) leaves the request as it is.
+func (s *Store) moveRequest(p *Proposal, approver string) (*Request, error) {
+	r, err := s.loadRequest(p.RequestID)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(r.History); n > 0 && r.History[n-1].Proposal == p.ID {
+		return r, nil
+	}
+	if r.Stage != p.From || len(r.History) != p.BaseVersion {
+		return nil, fmt.Errorf("%s was proposed against %s version %d (stage %s); it is now version %d (stage %s): %w; propose again against the current state",
+			p.ID, r.ID, p.BaseVersion, p.From, len(r.History), r.Stage, ErrStale)
+	}
+	now := s.now().UTC()
+	m, skipped, err := checkTransition(r, p.transition(), p.Proposer, now)
+	if err != nil {
+		return nil, err
+	}
+	m.History = append(m.History, Transition{From: r.Stage, To: m.Stage, Actor: p.Proposer, ApprovedBy: approver, Reason: p.Reason, Skipped: skipped, Proposal: p.ID, At: now})
+	m.Updated = now
+	if err := writeFile(s.requestPath(r.ID), m); err != nil {
+		return nil, fmt.Errorf("updating %s: %w", r.ID, err)
+	}
+	return m, nil
+}

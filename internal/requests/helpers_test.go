@@ -1,0 +1,132 @@
+package requests
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+)
+
+const (
+	agent    = "agent:codex"
+	operator = "github:alice"
+	owner    = "cogitave/platform"
+)
+
+var clock = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+
+// newStore opens a store in a fresh folder with a fixed clock.
+func newStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.now = func() time.Time { return clock }
+	return s
+}
+
+// formJSON returns a valid intake form with the given fields replaced
+// (a nil value removes the field).
+func formJSON(t *testing.T, with map[string]any) []byte {
+	t.Helper()
+	f := map[string]any{
+		"problem":        "Agents cannot see which requests are waiting for review.",
+		"desiredOutcome": "list_requests filters by stage.",
+		"type":           "feature",
+		"area":           "platform",
+		"identity":       "github:bob",
+		"owner":          owner,
+	}
+	maps.Copy(f, with)
+	maps.DeleteFunc(f, func(_ string, v any) bool { return v == nil })
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// accepted proposes and approves an intake and returns the request.
+func accepted(t *testing.T, s *Store) *Request {
+	t.Helper()
+	p, err := s.ProposeIntake(context.Background(), formJSON(t, nil), agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r, err := s.Approve(context.Background(), p.ID, operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// advance proposes and approves one transition.
+func advance(t *testing.T, s *Store, id string, tr TransitionRequest) *Request {
+	t.Helper()
+	p, err := s.ProposeTransition(context.Background(), id, tr, agent)
+	if err != nil {
+		t.Fatalf("proposing %s: %v", tr.To, err)
+	}
+	_, r, err := s.Approve(context.Background(), p.ID, operator)
+	if err != nil {
+		t.Fatalf("approving %s: %v", tr.To, err)
+	}
+	return r
+}
+
+func classification(designClass bool) *Classification {
+	return &Classification{Type: "feature", Area: "platform", Impact: &Impact{}, DesignClass: designClass}
+}
+
+// allPass records every core item as passing, with the code owner's
+// approval.
+func allPass() Attachments {
+	a := Attachments{DoD: map[string]ItemState{}, CodeownerApproval: &Approval{Approved: true, By: "github:carol"}}
+	for _, id := range itemIDs()[:12] {
+		a.DoD[id] = ItemState{Status: Pass, Evidence: "https://ci.example/run/1"}
+	}
+	return a
+}
+
+// steps are the attachments that pass each gate, in order, for work that
+// is not design-class (document is skipped).
+func steps() []TransitionRequest {
+	done := allPass()
+	done.Evidence = []Evidence{{Kind: "changelog", Ref: "CHANGELOG.md#1.2.0"}}
+	return []TransitionRequest{
+		{To: StageEvaluate, Attachments: Attachments{Classification: classification(false)}},
+		{To: StagePlan, Attachments: Attachments{SignedOffBy: owner, SecurityClear: true}},
+		{To: StageImplement, Attachments: Attachments{Plan: &Plan{Tasks: []Task{{ID: "T1", Scope: "write:internal/requests"}}}, PlanApprovedBy: []string{owner}}},
+		{To: StageReview, Attachments: Attachments{Links: []Link{{Kind: LinkBranch, Name: "feat/requests"}, {Kind: LinkPR, URL: "https://github.com/getbourdon/bourdon-go/pull/7"}}}},
+		{To: StageDone, Attachments: done},
+	}
+}
+
+// request builds, without a store, a request standing in stage st with
+// everything the earlier gates needed.
+func request(st Stage, designClass bool) *Request {
+	r := &Request{ID: "REQ-2026-0001", Stage: StageIntake, Owner: owner, Requester: "github:bob", Type: "feature", Area: "platform"}
+	all := steps()
+	if designClass {
+		all[0].Attachments.Classification = classification(true)
+		all[2].To = StageDocument
+		done := &all[len(all)-1].Attachments
+		done.DoD["R1"] = ItemState{Status: Pass, Evidence: "cogitave.core.adr-0005"}
+		done.DoD["R2"] = ItemState{Status: Pass, Evidence: "docs/decisions/0005.md#notes"}
+		all = slices.Insert(all, 3, TransitionRequest{To: StageImplement, Attachments: Attachments{Links: []Link{{Kind: LinkADR, UID: "cogitave.core.adr-0005", Status: "accepted"}}}})
+	}
+	for _, tr := range all {
+		if r.Stage == st {
+			break
+		}
+		m, _, err := checkTransition(r, tr, agent, clock)
+		if err != nil {
+			panic(err)
+		}
+		r = m
+	}
+	return r
+}
