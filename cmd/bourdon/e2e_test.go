@@ -77,6 +77,7 @@ var toolCalls = []struct {
 	{"commit_to_federation", map[string]any{"agent_id": "e2e", "agent_type": "other", "entities": []any{map[string]any{"name": "Probe"}}}, "total_entities", ""},
 	{"request_intake", map[string]any{"problem": "The end-to-end test needs a request.", "desiredOutcome": "A draft request exists.", "type": "chore", "area": "e2e", "identity": "github:e2e", "owner": "bourdon/e2e"}, "status", ""},
 	{"list_requests", map[string]any{}, "requests", ""},
+	{"describe_schema", map[string]any{}, "intakeForm", ""},
 	{"get_request", map[string]any{"id": "REQ-2026-0001"}, "", "no request"},
 	{"get_dod", map[string]any{"id": "REQ-2026-0001"}, "", "no request"},
 	{"advance_stage", map[string]any{"id": "REQ-2026-0001", "to": "evaluate"}, "", "no request"},

@@ -140,10 +140,13 @@ func New(store *federation.Store, opts Options) *Server {
 	if opts.Requests != nil {
 		s.registerRequestTools()
 	}
+	if opts.Requests != nil || opts.Knowledge != nil {
+		s.registerDescribeSchema()
+	}
 	if opts.Knowledge != nil {
 		for _, register := range []func(){
 			s.registerDocsSearch, s.registerDocsFetch, s.registerCodeSampleSearch, s.registerGetRelated,
-			s.registerGetLearningPath, s.registerResolveXref, s.registerDescribeSchema, s.registerQueryGraph,
+			s.registerGetLearningPath, s.registerResolveXref, s.registerQueryGraph,
 			s.registerNodeResources,
 		} {
 			register()

@@ -120,7 +120,6 @@ func unknownLabel(name string) error {
 
 type describeSchemaIn struct {
 	Type string `json:"type,omitempty" jsonschema:"One node label to describe (e.g. ADR), with the edges that touch it; the whole vocabulary when omitted."`
-	docsAccess
 }
 
 type describeSchemaOut struct {
@@ -134,15 +133,23 @@ type describeSchemaOut struct {
 	IntakeForm map[string]any `json:"intakeForm,omitempty"`
 }
 
+// registerDescribeSchema offers the vocabulary whenever the server has a
+// knowledge graph or the request lifecycle (whose intake form it serves).
+// The vocabulary is the same for every caller.
 func (s *Server) registerDescribeSchema() {
-	docsTool(s, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name: "describe_schema",
 		Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
 			"Call it first to plan get_related and query_graph calls.",
-	}, nil, func(ctx context.Context, in describeSchemaIn, v view) (describeSchemaOut, error) {
-		out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: v.snap.Graph.Monikers(), URITemplate: graph.URIScheme + "{type}/{uid}"}
-		if out.Monikers == nil {
-			out.Monikers = []graph.Moniker{}
+	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in describeSchemaIn) (describeSchemaOut, error) {
+		if d := s.authorize(req.Extra, "describe_schema", ""); !d.Allowed {
+			return describeSchemaOut{}, deny(d)
+		}
+		out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: []graph.Moniker{}, URITemplate: graph.URIScheme + "{type}/{uid}"}
+		if s.opts.Knowledge != nil {
+			if m := s.opts.Knowledge.Current().Graph.Monikers(); m != nil {
+				out.Monikers = m
+			}
 		}
 		if s.opts.Requests != nil {
 			if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
