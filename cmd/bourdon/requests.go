@@ -48,7 +48,20 @@ operator approves (the approver is recorded in the request's history) or rejects
 	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
 	cmd.PersistentFlags().StringVar(&approver, "as", defaultApprover(), "who approves or rejects (recorded in the history and the audit log)")
 	cmd.PersistentFlags().StringVar(&auditPath, "audit-log", auditDefault, "append-only log of every decision (BOURDON_AUDIT_PATH)")
-	store := func() (*requests.Store, error) { return requests.Open(requestsDir(libraryDir)) }
+	// withStore runs a subcommand on the library's request store; a
+	// failure prints "error: ..." and exits 1.
+	withStore := func(run func(cmd *cobra.Command, args []string, s *requests.Store) error) func(*cobra.Command, []string) error {
+		return func(cmd *cobra.Command, args []string) error {
+			s, err := requests.Open(requestsDir(libraryDir))
+			if err == nil {
+				err = run(cmd, args, s)
+			}
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			return nil
+		}
+	}
 	audit := func(op, namespace string) {
 		_ = trust.OpenAudit(auditPath).Record(trust.Entry{Agent: approver, Op: op, Namespace: namespace, Decision: trust.Allow})
 	}
@@ -57,14 +70,10 @@ operator approves (the approver is recorded in the request's history) or rejects
 		Use:   "list",
 		Short: "List accepted requests",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := store()
-			if err != nil {
-				return cliFail(cmd, err)
-			}
+		RunE: withStore(func(cmd *cobra.Command, _ []string, s *requests.Store) error {
 			all, problems, err := s.All()
 			if err != nil {
-				return cliFail(cmd, err)
+				return err
 			}
 			out := cmd.OutOrStdout()
 			if len(all) == 0 {
@@ -77,39 +86,31 @@ operator approves (the approver is recorded in the request's history) or rejects
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", p.File, p.Message)
 			}
 			return nil
-		},
+		}),
 	}
 	show := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one request and its Definition of Done",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := store()
-			if err != nil {
-				return cliFail(cmd, err)
-			}
+		RunE: withStore(func(cmd *cobra.Command, args []string, s *requests.Store) error {
 			r, err := s.Get(args[0])
 			if err != nil {
-				return cliFail(cmd, err)
+				return err
 			}
 			b, _ := json.MarshalIndent(map[string]any{"request": r, "dod": requests.DoD(r)}, "", "  ")
 			fmt.Fprintln(cmd.OutOrStdout(), string(b))
 			return nil
-		},
+		}),
 	}
 	proposals := &cobra.Command{
 		Use:     "list-proposals",
 		Aliases: []string{"proposals"},
 		Short:   "List pending proposals",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := store()
-			if err != nil {
-				return cliFail(cmd, err)
-			}
+		RunE: withStore(func(cmd *cobra.Command, _ []string, s *requests.Store) error {
 			ps, problems, err := s.Proposals(requests.ProposalFilter{Status: requests.StatusPending})
 			if err != nil {
-				return cliFail(cmd, err)
+				return err
 			}
 			out := cmd.OutOrStdout()
 			if len(ps) == 0 {
@@ -132,38 +133,30 @@ operator approves (the approver is recorded in the request's history) or rejects
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", p.File, p.Message)
 			}
 			return nil
-		},
+		}),
 	}
 	approve := &cobra.Command{
 		Use:   "approve PROPOSAL",
 		Short: "Approve a proposal: create the request, or move it to the proposed stage",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := store()
-			if err != nil {
-				return cliFail(cmd, err)
-			}
+		RunE: withStore(func(cmd *cobra.Command, args []string, s *requests.Store) error {
 			p, r, err := s.Approve(cmd.Context(), args[0], approver)
 			if err != nil {
-				return cliFail(cmd, err)
+				return err
 			}
 			audit("approve_proposal", r.Area)
 			fmt.Fprintf(cmd.OutOrStdout(), "approved %s: %s is now in %s\n", p.ID, r.ID, r.Stage)
 			return nil
-		},
+		}),
 	}
 	reject := &cobra.Command{
 		Use:   "reject PROPOSAL REASON",
 		Short: "Reject a proposal, with the reason",
 		Args:  cobra.MinimumNArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := store()
-			if err != nil {
-				return cliFail(cmd, err)
-			}
+		RunE: withStore(func(cmd *cobra.Command, args []string, s *requests.Store) error {
 			p, err := s.Reject(cmd.Context(), args[0], approver, strings.Join(args[1:], " "))
 			if err != nil {
-				return cliFail(cmd, err)
+				return err
 			}
 			area := ""
 			if p.Intake != nil {
@@ -174,7 +167,7 @@ operator approves (the approver is recorded in the request's history) or rejects
 			audit("reject_proposal", area)
 			fmt.Fprintf(cmd.OutOrStdout(), "rejected %s\n", p.ID)
 			return nil
-		},
+		}),
 	}
 	cmd.AddCommand(list, show, proposals, approve, reject)
 	return cmd
