@@ -33,20 +33,21 @@ type requestIn struct {
 	ID string `json:"id" jsonschema:"The request id, REQ-YYYY-NNNN (any case)."`
 }
 
-// loadRequest returns the request id names, after the access decision on
-// its area (op names the tool).
-func (s *Server) loadRequest(extra *mcp.RequestExtra, op, id string) (*requests.Request, error) {
+// loadRequest returns the request id names and the access decision on its
+// area (op names the tool).
+func (s *Server) loadRequest(extra *mcp.RequestExtra, op, id string) (*requests.Request, trust.Decision, error) {
 	r, err := s.opts.Requests.Get(id)
 	if errors.Is(err, requests.ErrNotFound) {
-		return nil, fmt.Errorf("no request %q; list_requests lists them", id)
+		return nil, trust.Decision{}, fmt.Errorf("no request %q; list_requests lists them", id)
 	}
 	if err != nil {
-		return nil, err
+		return nil, trust.Decision{}, err
 	}
-	if d := s.authorize(extra, op, r.Area); !d.Allowed {
-		return nil, deny(d)
+	d := s.authorize(extra, op, r.Area)
+	if !d.Allowed {
+		return nil, d, deny(d)
 	}
-	return r, nil
+	return r, d, nil
 }
 
 func (s *Server) registerRequestTools() {
@@ -71,14 +72,15 @@ func (s *Server) registerRequestTools() {
 		Name:        "get_request",
 		Description: "One request: stage, classification, owner, requester, plan, links, evidence, Definition of Done states and the history of its transitions (actor, approver, reason, time).",
 	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in requestIn) (*requests.Request, error) {
-		return s.loadRequest(req.Extra, "get_request", in.ID)
+		r, _, err := s.loadRequest(req.Extra, "get_request", in.ID)
+		return r, err
 	})
 	addTool(s.Server, &mcp.Tool{
 		Name: "get_dod",
 		Description: "The Definition of Done of a request: the twelve core items (never waivable) and the conditional items its classification adds, each pass, fail, n/a or waived (with approver and reason); " +
 			"the result is done only when every applicable item passes or is validly waived and the code owner approved.",
 	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in requestIn) (requests.Checklist, error) {
-		r, err := s.loadRequest(req.Extra, "get_dod", in.ID)
+		r, _, err := s.loadRequest(req.Extra, "get_dod", in.ID)
 		if err != nil {
 			return requests.Checklist{}, err
 		}
@@ -114,11 +116,11 @@ func (s *Server) registerRequestTools() {
 			"The gate is checked now and again at approval; the transition is staged as a draft until an operator approves it.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(true)},
 	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in advanceIn) (*requests.Proposal, error) {
-		r, err := s.loadRequest(req.Extra, "advance_stage", in.ID)
+		r, d, err := s.loadRequest(req.Extra, "advance_stage", in.ID)
 		if err != nil {
 			return nil, err
 		}
-		return s.opts.Requests.ProposeTransition(ctx, r.ID, in.TransitionRequest, callerName(s.authorize(req.Extra, "advance_stage", r.Area)))
+		return s.opts.Requests.ProposeTransition(ctx, r.ID, in.TransitionRequest, callerName(d))
 	})
 }
 
