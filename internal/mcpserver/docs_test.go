@@ -140,7 +140,7 @@ func TestDocsTools(t *testing.T) {
 	}
 
 	got, res = call(t, cs, "describe_schema", map[string]any{"type": "ADR"})
-	if res.IsError || len(got["nodes"].([]any)) != 1 || len(got["monikers"].([]any)) != 2 {
+	if res.IsError || len(got["nodes"].([]any)) != 1 || len(got["monikers"].([]any)) != 2 || got["search"].(map[string]any)["dim"] != float64(128) {
 		t.Errorf("describe_schema: %v %s", got, errText(res))
 	}
 

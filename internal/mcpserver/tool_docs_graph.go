@@ -131,6 +131,14 @@ type describeSchemaOut struct {
 	// IntakeForm is the JSON Schema request_intake validates its form
 	// against; present when the server serves the request lifecycle.
 	IntakeForm map[string]any `json:"intakeForm,omitempty"`
+	// Search says which embedder and dimension made the vectors of
+	// docs_search; present with a docs corpus.
+	Search *searchInfo `json:"search,omitempty"`
+}
+
+type searchInfo struct {
+	Embedder string `json:"embedder"`
+	Dim      int    `json:"dim"`
 }
 
 // registerDescribeSchema offers the vocabulary whenever the server has a
@@ -147,9 +155,12 @@ func (s *Server) registerDescribeSchema() {
 		}
 		out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: []graph.Moniker{}, URITemplate: graph.URIScheme + "{type}/{uid}"}
 		if s.opts.Knowledge != nil {
-			if m := s.opts.Knowledge.Current().Graph.Monikers(); m != nil {
+			snap := s.opts.Knowledge.Current()
+			if m := snap.Graph.Monikers(); m != nil {
 				out.Monikers = m
 			}
+			name, dim := snap.Index.Embedder()
+			out.Search = &searchInfo{Embedder: name, Dim: dim}
 		}
 		if s.opts.Requests != nil {
 			if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
