@@ -275,6 +275,15 @@ func TestDemo(t *testing.T) {
 	if sessions := payload.(map[string]any)["sessions"].([]any); len(sessions) != 5 {
 		t.Errorf("demo list_recent_work shows %d sessions in the default window, want 5", len(sessions))
 	}
+	// The demo corpus is served too, as the banner's hints promise.
+	payload, _ = mcptest.CallJSON(t, cs, "docs_search", map[string]any{"query": "retry a refund after a timeout"})
+	if b, _ := json.Marshal(payload); !strings.Contains(string(b), `"uid":"demo.docs.retry-a-refund-safely"`) {
+		t.Errorf("demo docs_search: %s", b)
+	}
+	payload, _ = mcptest.CallJSON(t, cs, "get_learning_path", map[string]any{"targetSkill": "demo.skills.replay-ledger-events"})
+	if steps := payload.(map[string]any)["steps"].([]any); len(steps) != 2 {
+		t.Errorf("demo get_learning_path: %d steps, want 2", len(steps))
+	}
 	s.stop(t)
 	if _, err := os.Stat(libDir); !os.IsNotExist(err) {
 		t.Errorf("demo library %s left behind after exit", libDir)
