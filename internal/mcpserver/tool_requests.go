@@ -19,15 +19,6 @@ import (
 // request's namespace is its area: a quarantined caller reads and
 // proposes in the areas it was granted.
 
-// callerName is how a caller is recorded as proposer: its registry id,
-// or "operator".
-func callerName(d trust.Decision) string {
-	if d.Caller.ID != "" {
-		return d.Caller.ID
-	}
-	return "operator"
-}
-
 // requestIn names one request.
 type requestIn struct {
 	ID string `json:"id" jsonschema:"The request id, REQ-YYYY-NNNN (any case)."`
@@ -108,7 +99,7 @@ func (s *Server) registerRequestTools() {
 		if err != nil {
 			return nil, err
 		}
-		return s.opts.Requests.ProposeIntake(ctx, b, callerName(d))
+		return s.opts.Requests.ProposeIntake(ctx, b, d.Caller.ID)
 	})
 	addTool(s.Server, &mcp.Tool{
 		Name: "advance_stage",
@@ -120,7 +111,7 @@ func (s *Server) registerRequestTools() {
 		if err != nil {
 			return nil, err
 		}
-		return s.opts.Requests.ProposeTransition(ctx, r.ID, in.TransitionRequest, callerName(d))
+		return s.opts.Requests.ProposeTransition(ctx, r.ID, in.TransitionRequest, d.Caller.ID)
 	})
 }
 
