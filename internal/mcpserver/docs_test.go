@@ -19,13 +19,15 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/turn"
 )
 
-// docsServer serves the demo library with the demo corpus; it returns the
-// server and the corpus directory.
-func docsServer(t *testing.T) (*mcpserver.Server, string) {
+// graphServer serves the demo library with the demo corpus and a request
+// store, everything joined in the knowledge graph and watched; it returns
+// the server, the corpus directory and the request store.
+func graphServer(t *testing.T) (*mcpserver.Server, string, *requests.Store) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := demo.Write(dir, time.Now()); err != nil {
@@ -40,16 +42,20 @@ func docsServer(t *testing.T) (*mcpserver.Server, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lib.Close() })
-	store := federation.New(lib)
-	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{corpus}, Store: store, Poll: 20 * time.Millisecond})
+	reqs, err := requests.Open(filepath.Join(dir, "requests"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mcpserver.New(store, mcpserver.Options{Knowledge: kb, TurnEnv: turn.Env{CodexHome: "-"}})
+	store := federation.New(lib)
+	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{corpus}, Store: store, Requests: reqs, Poll: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mcpserver.New(store, mcpserver.Options{Knowledge: kb, Requests: reqs, TurnEnv: turn.Env{CodexHome: "-"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go srv.WatchKnowledge(ctx)
-	return srv, corpus
+	return srv, corpus, reqs
 }
 
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (map[string]any, *mcp.CallToolResult) {
@@ -81,7 +87,7 @@ func uids(rows any, key string) []string {
 }
 
 func TestDocsTools(t *testing.T) {
-	srv, _ := docsServer(t)
+	srv, _, _ := graphServer(t)
 	cs := mcptest.Connect(t, srv.Server, "in-memory")
 
 	got, res := call(t, cs, "docs_search", map[string]any{"query": "retry a refund after a timeout"})
@@ -151,7 +157,7 @@ func TestDocsTools(t *testing.T) {
 }
 
 func TestQueryGraphCrossesMemoryAndDocsWithinVisibility(t *testing.T) {
-	srv, _ := docsServer(t)
+	srv, _, _ := graphServer(t)
 	cs := mcptest.Connect(t, srv.Server, "in-memory")
 	q := "MATCH (e:Entity)-[:xref]->(d:Doc) RETURN e.title AS entity, d.uid AS doc ORDER BY doc"
 	got, res := call(t, cs, "query_graph", map[string]any{"pattern": q})
@@ -192,7 +198,7 @@ func TestQueryGraphCrossesMemoryAndDocsWithinVisibility(t *testing.T) {
 }
 
 func TestQuarantinedCallerSeesOnlyGrantedMemoryNodes(t *testing.T) {
-	srv, _ := docsServer(t)
+	srv, _, _ := graphServer(t)
 	registry := trust.OpenRegistry(filepath.Join(t.TempDir(), "federation.yaml"))
 	token, err := registry.Add("visitor", trust.TierQuarantined, []string{"cursor"})
 	if err != nil {
@@ -219,7 +225,7 @@ func TestNodeResourcesAndSubscriptions(t *testing.T) {
 }
 
 func nodeResourcesAndSubscriptions(t *testing.T, transport string) {
-	srv, corpus := docsServer(t)
+	srv, corpus, _ := graphServer(t)
 	updates := make(chan *mcp.ResourceUpdatedNotificationParams, 16)
 	listChanged := make(chan bool, 16)
 	cs := mcptest.ConnectWith(t, srv.Server, transport, &mcp.ClientOptions{

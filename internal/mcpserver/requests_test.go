@@ -9,49 +9,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/demo"
-	"github.com/getbourdon/bourdon-go/internal/federation"
-	"github.com/getbourdon/bourdon-go/internal/knowledge"
-	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
-	"github.com/getbourdon/bourdon-go/internal/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
-	"github.com/getbourdon/bourdon-go/internal/turn"
 )
-
-// lifecycleServer serves the demo library and corpus with a request
-// store, its requests in the graph.
-func lifecycleServer(t *testing.T) (*mcpserver.Server, *requests.Store) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := demo.Write(dir, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if err := demo.WriteDocs(filepath.Join(dir, "docs")); err != nil {
-		t.Fatal(err)
-	}
-	lib, err := library.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	reqs, err := requests.Open(filepath.Join(dir, "requests"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := federation.New(lib)
-	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{filepath.Join(dir, "docs")}, Store: store, Requests: reqs, Poll: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := mcpserver.New(store, mcpserver.Options{Knowledge: kb, Requests: reqs, TurnEnv: turn.Env{CodexHome: "-"}})
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go srv.WatchKnowledge(ctx)
-	return srv, reqs
-}
 
 var form = map[string]any{
 	"problem":        "Refunds are posted twice when the provider times out.",
@@ -76,7 +38,7 @@ func with(m map[string]any, k string, v any) map[string]any {
 }
 
 func TestRequestLifecycleOverMCP(t *testing.T) {
-	srv, reqs := lifecycleServer(t)
+	srv, _, reqs := graphServer(t)
 	updates := make(chan string, 16)
 	cs := mcptest.ConnectWith(t, srv.Server, "http/2025-11-25", &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params.URI },
@@ -164,7 +126,7 @@ func TestRequestLifecycleOverMCP(t *testing.T) {
 }
 
 func TestQuarantinedCallersProposeOnlyWhereGranted(t *testing.T) {
-	srv, reqs := lifecycleServer(t)
+	srv, _, reqs := graphServer(t)
 	registry := trust.OpenRegistry(filepath.Join(t.TempDir(), "federation.yaml"))
 	token, err := registry.Add("visitor", trust.TierQuarantined, []string{"docs"})
 	if err != nil {
