@@ -46,13 +46,22 @@ type Base struct {
 	opts Options
 	log  *slog.Logger
 
-	mu sync.Mutex // serialises rebuilds; guards corpus and agents
+	mu sync.Mutex // serialises rebuilds; guards corpus, agents and reqs
 	// corpus is the documentation half of the current snapshot.
 	corpus *corpus
 	// agents are the memory nodes of each manifest of the current
 	// snapshot, reused while the library keeps the manifest.
-	agents  map[*l5.Manifest]*agentMemory
+	agents map[*l5.Manifest]*agentMemory
+	// reqs are the requests of the current snapshot, read again only when
+	// the request folder's fingerprint changes.
+	reqs    *requestSet
 	current atomic.Pointer[Snapshot]
+}
+
+// requestSet is the requests read at one fingerprint of their folder.
+type requestSet struct {
+	stamp uint64
+	all   []*requests.Request
 }
 
 // Open builds the first snapshot: it loads and indexes the corpus and
@@ -102,7 +111,10 @@ func (b *Base) Reload(ctx context.Context) (*Snapshot, error) {
 		}
 		b.corpus = c
 	}
-	g, acc, err := join(b.corpus.graph, b.corpus.byKey, b.memory(lib), b.requests(), b.log)
+	if b.reqs == nil || b.reqs.stamp != reqStamp {
+		b.reqs = &requestSet{stamp: reqStamp, all: b.requests()}
+	}
+	g, acc, err := join(b.corpus.graph, b.corpus.byKey, b.memory(lib), b.reqs.all, b.log)
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: %w", err)
 	}
