@@ -79,37 +79,69 @@ func (v view) unknownUID(raw string) error {
 	return fmt.Errorf("%s (describe_schema lists the node types; docs_search finds uids by text)", msg)
 }
 
-// closest returns the n visible uids nearest to uid: those sharing the
-// longest dotted prefix first, then by edit distance.
+// Bounds of the "closest uids" suggestion: distances are capped at
+// maxSuggestDistance, and uids longer than maxSuggestLen are as far as that.
+const (
+	maxSuggestDistance = 64
+	maxSuggestLen      = 4 * maxSuggestDistance
+)
+
+// closest returns the n visible uids nearest to uid: by edit distance
+// (case ignored, capped at maxSuggestDistance), then the longest common
+// prefix, then uid order. It keeps only the n best while scanning, and a
+// candidate that cannot beat the n-th best (its length alone puts it too
+// far) costs no distance computation, so an unknown uid stays cheap on a
+// large graph.
 func (v view) closest(uid string, n int) []string {
 	type cand struct {
 		uid    string
 		prefix int
 		dist   int
 	}
+	better := func(a, b cand) bool {
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		if a.prefix != b.prefix {
+			return a.prefix > b.prefix
+		}
+		return a.uid < b.uid
+	}
 	g := v.snap.Graph
-	var cands []cand
 	low := strings.ToLower(uid)
+	var rows [2][]int
+	top := make([]cand, 0, n+1)
 	for i := range g.Len() {
 		id := graph.NodeID(i)
 		if !v.visible(id) {
 			continue
 		}
 		u := g.Node(id).UID
-		cands = append(cands, cand{u, commonPrefix(low, strings.ToLower(u)), editDistance(low, strings.ToLower(u), 64)})
+		lu := strings.ToLower(u)
+		limit := maxSuggestDistance
+		if len(top) == n && top[n-1].dist < maxSuggestDistance {
+			// Only a distance up to the n-th best's can still enter.
+			limit = top[n-1].dist + 1
+			if d := len(lu) - len(low); d >= limit || -d >= limit {
+				continue
+			}
+		}
+		c := cand{u, commonPrefix(low, lu), editDistance(low, lu, limit, &rows)}
+		if len(top) == n && !better(c, top[n-1]) {
+			continue
+		}
+		at := len(top)
+		for at > 0 && better(c, top[at-1]) {
+			at--
+		}
+		top = slices.Insert(top, at, c)
+		if len(top) > n {
+			top = top[:n]
+		}
 	}
-	slices.SortFunc(cands, func(a, b cand) int {
-		if a.dist != b.dist {
-			return a.dist - b.dist
-		}
-		if a.prefix != b.prefix {
-			return b.prefix - a.prefix
-		}
-		return strings.Compare(a.uid, b.uid)
-	})
-	var out []string
-	for _, c := range cands[:min(n, len(cands))] {
-		out = append(out, c.uid)
+	out := make([]string, len(top))
+	for i, c := range top {
+		out[i] = c.uid
 	}
 	return out
 }
@@ -122,24 +154,37 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// editDistance is the Levenshtein distance of a and b, capped at limit.
-func editDistance(a, b string, limit int) int {
-	if len(a) > limit*4 || len(b) > limit*4 {
+// editDistance is the Levenshtein distance of a and b, capped at limit:
+// it stops as soon as every way on is at least limit. Strings longer than
+// maxSuggestLen are limit apart. rows is scratch space reused across
+// calls.
+func editDistance(a, b string, limit int, rows *[2][]int) int {
+	if len(a) > maxSuggestLen || len(b) > maxSuggestLen {
 		return limit
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	for k := range rows {
+		if cap(rows[k]) < len(b)+1 {
+			rows[k] = make([]int, len(b)+1)
+		}
+		rows[k] = rows[k][:len(b)+1]
+	}
+	prev, cur := rows[0], rows[1]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		best := cur[0]
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if best >= limit {
+			return limit
 		}
 		prev, cur = cur, prev
 	}
