@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -177,22 +178,13 @@ func (s *Server) registerDescribeSchema() {
 		out.Nodes = []graph.LabelSpec{spec}
 		var touching []graph.EdgeSpec
 		for _, e := range out.Edges {
-			if len(e.From) == 0 || containsLabel(e.From, spec.Label) || containsLabel(e.To, spec.Label) {
+			if len(e.From) == 0 || slices.Contains(e.From, spec.Label) || slices.Contains(e.To, spec.Label) {
 				touching = append(touching, e)
 			}
 		}
 		out.Edges = touching
 		return out, nil
 	})
-}
-
-func containsLabel(ls []graph.Label, l graph.Label) bool {
-	for _, x := range ls {
-		if x == l {
-			return true
-		}
-	}
-	return false
 }
 
 type queryGraphIn struct {
