@@ -1,0 +1,118 @@
+package nativestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestOpenSQLiteSeesTheWALAndLeavesTheStoreAlone keeps a writer open in
+// WAL mode so that the new rows live only in the -wal file, as they do
+// while an agent runs.
+func TestOpenSQLiteSeesTheWALAndLeavesTheStoreAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.sqlite")
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	for _, q := range []string{
+		"CREATE TABLE threads (id TEXT, title TEXT)",
+		"INSERT INTO threads VALUES ('t1', 'café ☕')",
+		"INSERT INTO threads VALUES ('t2', 'second')",
+	} {
+		if _, err := w.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, err := os.Stat(path + "-wal"); err != nil || st.Size() == 0 {
+		t.Fatalf("the test needs rows in the -wal file: %v", err)
+	}
+	before := listing(t, dir)
+
+	db, err := OpenSQLite(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	rows, err := db.Query("SELECT title FROM threads ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		titles = append(titles, s)
+	}
+	rows.Close()
+	if !slices.Equal(titles, []string{"café ☕", "second"}) {
+		t.Errorf("titles = %q", titles)
+	}
+	if _, err := db.Exec("INSERT INTO threads VALUES ('t3', 'x')"); err == nil {
+		t.Error("the snapshot accepted a write")
+	}
+	snap := db.dir
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(snap); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("snapshot %s left behind", snap)
+	}
+	if after := listing(t, dir); !slices.Equal(before, after) {
+		t.Errorf("the store's directory changed: %v -> %v", before, after)
+	}
+}
+
+func listing(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		info, _ := e.Info()
+		out = append(out, e.Name()+":"+info.ModTime().String())
+	}
+	return out
+}
+
+func TestOpenSQLiteRefusesWhatIsNotADatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.vscdb")
+	if err := os.WriteFile(path, []byte(strings.Repeat("not sqlite ", 500)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenSQLite(context.Background(), path); !errors.Is(err, ErrNotDatabase) {
+		t.Fatalf("err = %v, want ErrNotDatabase", err)
+	}
+	if _, err := OpenSQLite(context.Background(), path+".missing"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("missing file: err = %v", err)
+	}
+}
+
+func TestLinesSkipsLongLinesAndKeepsNumbers(t *testing.T) {
+	in := "a\n" + strings.Repeat("x", 300_000) + "\n\nb\r\nlast"
+	var got []string
+	long, err := Lines(strings.NewReader(in), 1000, func(n int, line []byte) error {
+		got = append(got, string(rune('0'+n))+"="+string(line))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"1=a", "3=", "4=b", "5=last"}; !slices.Equal(got, want) {
+		t.Errorf("lines = %q, want %q", got, want)
+	}
+	if !slices.Equal(long, []int{2}) {
+		t.Errorf("long = %v, want [2]", long)
+	}
+}

@@ -1,0 +1,29 @@
+// Package registry lists the exporters bourdon ships, in agent-id order:
+// the order every loop over agents (export-all, doctor, setup) uses, as
+// the reference's sorted discovery does.
+package registry
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/export"
+)
+
+// all is the static table of exporters. Keep it sorted by agent id (a test
+// checks it).
+var all = []export.Exporter{}
+
+// All returns every exporter, sorted by agent id.
+func All() []export.Exporter { return slices.Clone(all) }
+
+// Lookup returns the exporter of agent id.
+func Lookup(id string) (export.Exporter, bool) {
+	i, ok := slices.BinarySearchFunc(all, id, func(e export.Exporter, id string) int {
+		return strings.Compare(e.Info().ID, id)
+	})
+	if !ok {
+		return nil, false
+	}
+	return all[i], true
+}

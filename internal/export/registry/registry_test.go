@@ -1,0 +1,38 @@
+package registry
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/getbourdon/bourdon-go/internal/commit"
+	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/l5"
+)
+
+func TestTableIsSortedUniqueAndValid(t *testing.T) {
+	ids := []string{}
+	for _, e := range All() {
+		info := e.Info()
+		if !commit.ValidAgentID(info.ID) {
+			t.Errorf("%q is not a valid agent id", info.ID)
+		}
+		if !slices.Contains(l5.AgentTypes, info.Type) {
+			t.Errorf("%s: agent type %q is not in the L5 schema", info.ID, info.Type)
+		}
+		if info.Label == "" {
+			t.Errorf("%s: no label", info.ID)
+		}
+		if got, ok := Lookup(info.ID); !ok || got.Info().ID != info.ID {
+			t.Errorf("Lookup(%q) failed", info.ID)
+		}
+		ids = append(ids, info.ID)
+	}
+	if !slices.IsSortedFunc(ids, strings.Compare) || len(slices.Compact(slices.Clone(ids))) != len(ids) {
+		t.Errorf("the table must be sorted by id without duplicates: %v", ids)
+	}
+	if _, ok := Lookup("no-such-agent"); ok {
+		t.Error("Lookup found an unknown id")
+	}
+	var _ export.Exporter // the table's element type
+}
