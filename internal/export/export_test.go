@@ -98,3 +98,41 @@ func TestCacheReadsAUnitOnlyWhenItChanged(t *testing.T) {
 		t.Error("errors pass through")
 	}
 }
+
+func TestManifestIsSchemaShaped(t *testing.T) {
+	o := &Output{
+		SpecVersion:  "0.1",
+		Agent:        Agent{ID: "codex", Type: "code-assistant", Instance: "laptop", SpecVersionCompat: ">=0.1"},
+		Capabilities: []string{"sessions"},
+		Sessions:     []Session{{Date: "2026-11-25", Visibility: "team"}},
+		Entities:     []Entity{{Name: "Payments API", Visibility: "team"}},
+		Policy:       &Policy{Default: "team", PrivateTags: []string{"personal"}},
+	}
+	data, err := yaml11.Encode(o.Manifest("2026-12-01T19:32:28+00:00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `spec_version: '0.1'
+agent:
+  id: codex
+  type: code-assistant
+  instance: laptop
+  spec_version_compat: '>=0.1'
+last_updated: '2026-12-01T19:32:28+00:00'
+capabilities:
+- sessions
+recent_sessions:
+- date: '2026-11-25'
+  visibility: team
+known_entities:
+- name: Payments API
+  visibility: team
+visibility_policy:
+  default: team
+  private_tags:
+  - personal
+`
+	if string(data) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", data, want)
+	}
+}

@@ -97,3 +97,38 @@ func setList(m *yaml11.Map, key string, v []string) {
 	}
 	m.Set(key, l)
 }
+
+// Manifest returns the output as the manifest document the reference would
+// write, keys in its order, with lastUpdated as last_updated. Empty lists
+// are left out, as the reference's to_dict does.
+func (o *Output) Manifest(lastUpdated string) *yaml11.Map {
+	m := yaml11.NewMap(7)
+	m.Set("spec_version", o.SpecVersion)
+	a := yaml11.NewMap(5)
+	a.Set("id", o.Agent.ID)
+	a.Set("type", o.Agent.Type)
+	setText(a, "instance", o.Agent.Instance)
+	setText(a, "spec_version_compat", o.Agent.SpecVersionCompat)
+	setText(a, "role_narrative", o.Agent.RoleNarrative)
+	m.Set("agent", a)
+	m.Set("last_updated", lastUpdated)
+	setList(m, "capabilities", o.Capabilities)
+	if len(o.Sessions) > 0 {
+		rows := make([]any, len(o.Sessions))
+		for i, s := range o.Sessions {
+			rows[i] = s.Map()
+		}
+		m.Set("recent_sessions", rows)
+	}
+	if len(o.Entities) > 0 {
+		rows := make([]any, len(o.Entities))
+		for i, e := range o.Entities {
+			rows[i] = e.Map()
+		}
+		m.Set("known_entities", rows)
+	}
+	if o.Policy != nil {
+		m.Set("visibility_policy", o.Policy.Map())
+	}
+	return m
+}
