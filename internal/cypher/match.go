@@ -44,6 +44,8 @@ type executor struct {
 	bases    []int
 	hits     []int // matches completed per clause, for OPTIONAL MATCH
 	budget   int
+	// output is the output budget, in bytes of the result's JSON.
+	output int
 	expanded int
 	// visible hides nodes from the run (Options.Visible); nil hides none.
 	// hidden counts the expansions that met a hidden node: they count
