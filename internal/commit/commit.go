@@ -411,7 +411,7 @@ func (e *CorruptError) Error() string {
 // readManifest reads the manifest at path; a missing file is (nil, nil,
 // nil), an unparseable one a *CorruptError.
 func readManifest(path string) (*yaml11.Map, []byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, l5.MaxManifestBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}

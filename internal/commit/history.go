@@ -229,7 +229,7 @@ func (w *Writer) versionPath(id, version string) string {
 // Changes returns the provenance records of an agent, oldest first. A torn
 // last line (a crash mid-append) is skipped.
 func (w *Writer) Changes(id string) ([]Change, error) {
-	f, err := os.Open(filepath.Join(w.historyDir(id), "provenance.jsonl"))
+	f, err := fsutil.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -295,7 +295,7 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 	}
 	defer unlock()
 	w.sweepAgent(id)
-	data, err := os.ReadFile(w.versionPath(id, version))
+	data, err := fsutil.ReadRegular(w.versionPath(id, version), l5.MaxManifestBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, invalid("no version %s of %s: pass a version_id from list_memory_versions", pyfmt.Quote(version), pyfmt.Quote(id))
 	}
