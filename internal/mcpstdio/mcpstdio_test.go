@@ -26,7 +26,9 @@ func session(t *testing.T) (io.WriteCloser, *bufio.Scanner) {
 		return nil, in, nil
 	})
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), Transport(inR, outW, Options{MaxFrameBytes: 4096, MaxDepth: 64})) }()
+	go func() {
+		done <- srv.Run(context.Background(), Transport(inR, outW, Options{MaxFrameBytes: 4096, MaxDepth: 64}))
+	}()
 	t.Cleanup(func() {
 		inW.Close()
 		<-done
