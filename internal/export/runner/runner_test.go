@@ -299,9 +299,9 @@ func TestRunFiltersByAccessLevel(t *testing.T) {
 		{Name: "Mine", Visibility: "private"}, {Name: "Unstamped"}, {Name: "Odd", Visibility: "confidential"},
 	}
 	for level, want := range map[string][]string{
-		"":        {"Open", "Shared", "Unstamped"},
-		"public":  {"Open", "Unstamped"},
-		"team":    {"Open", "Shared", "Unstamped"},
+		"":       {"Open", "Shared", "Unstamped"},
+		"public": {"Open", "Unstamped"},
+		"team":   {"Open", "Shared", "Unstamped"},
 		// "confidential" is not a level: the row counts as private, and
 		// at the private level it reaches the schema check, which
 		// refuses it.
