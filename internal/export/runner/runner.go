@@ -77,6 +77,8 @@ type Options struct {
 	// to this file, atomically, instead of committing it into the
 	// library; no cache is read or written. It needs exactly one exporter.
 	Out string
+	// KeepDocuments sets each Result's Document (for --print).
+	KeepDocuments bool
 	// Now is the clock of last_updated and of durations; nil is time.Now.
 	Now func() time.Time
 	// Progress, when set, is told when each agent starts (Result nil) and
@@ -118,6 +120,10 @@ type Result struct {
 	CacheHits  int   `json:"cache_hits"`
 	CacheReads int   `json:"cache_reads"`
 	DurationMS int64 `json:"duration_ms"`
+	// Document is the exporter's document as it was committed (or
+	// written to Out): redacted, filtered, valid. Set only with
+	// Options.KeepDocuments, and not for skipped and error rows.
+	Document *yaml11.Map `json:"-"`
 }
 
 // Changes is what an export changed in (or, in a dry run, would change
@@ -241,7 +247,7 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 	res = Result{Agent: id}
 	fail := func(format string, args ...any) Result {
 		res.Status, res.Reason = StatusError, fmt.Sprintf(format, args...)
-		res.Path, res.Changes = "", nil
+		res.Path, res.Changes, res.Document = "", nil, nil
 		return res
 	}
 
@@ -285,6 +291,9 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 		return fail("the export does not match the L5 schema, nothing was written: %s", violations(vs))
 	}
 	res.Entities, res.Sessions = len(rowsOf(doc, l5.KeyEntities)), len(rowsOf(doc, l5.KeySessions))
+	if r.opts.KeepDocuments {
+		res.Document = doc
+	}
 
 	if r.writer == nil {
 		res.Path, res.Status = r.opts.Out, StatusWouldWrite
