@@ -268,7 +268,7 @@ func exportManifest(header *yaml11.Map, rows [4][]*yaml11.Map, before *yaml11.Ma
 			case !isRow || (k == "" && kind.key != l5.KeySessions):
 				list = append(list, r) // a row without a key is nobody's
 			case byKey[k] != nil:
-				if !seen[k] && !equal(row, byKey[k]) {
+				if !seen[k] && !sameRow(kind.key, row, byKey[k]) {
 					c[i].updated = append(c[i].updated, k)
 				}
 				seen[k] = true
@@ -309,6 +309,18 @@ func exportManifest(header *yaml11.Map, rows [4][]*yaml11.Map, before *yaml11.Ma
 	}
 	sortSessions(m)
 	return m, c, produced
+}
+
+// sameRow reports whether two rows of the list key have the same
+// canonical form (l5.Canonical: the form digests compare), so that a
+// stored "tags: []" equals an exporter's row without tags.
+func sameRow(key string, a, b *yaml11.Map) bool {
+	canon := func(r *yaml11.Map) any {
+		doc := yaml11.NewMap(1)
+		doc.Set(key, []any{r})
+		return l5.Canonical(doc).Value(key)
+	}
+	return equal(canon(a), canon(b))
 }
 
 // ownedFile is the record of the rows an exporter owns.

@@ -209,6 +209,27 @@ func TestExportReplacesARowItOwnsAfterAnMCPCommit(t *testing.T) {
 	}
 }
 
+func TestExportCountsOnlyRealUpdates(t *testing.T) {
+	w := newWriter(t)
+	doExport(t, w, exported(ents("A", "B"), nil))
+	// A hand edit that changes only the form of a row (an empty list) is
+	// not an update.
+	data, _ := os.ReadFile(w.ManifestPath("exp"))
+	edited := strings.Replace(string(data), "  visibility: team\n", "  visibility: team\n  tags: []\n", 1)
+	if edited == string(data) {
+		t.Fatalf("the edit did not apply to\n%s", data)
+	}
+	os.WriteFile(w.ManifestPath("exp"), []byte(edited), 0o644)
+	res := doExport(t, w, exported(ents("A", "B"), nil))
+	if !res.NoOp || res.EntitiesUpdated != 0 {
+		t.Errorf("%+v", res)
+	}
+	res = doExport(t, w, exported(append(ents("A"), export.Entity{Name: "B", Summary: "changed"}), nil))
+	if res.NoOp || res.EntitiesUpdated != 1 || !slices.Equal(res.Changes["known_entities_updated"], []string{"b"}) {
+		t.Errorf("%+v", res)
+	}
+}
+
 func TestExportTakesTheHeaderFromTheExporter(t *testing.T) {
 	w := newWriter(t)
 	commit(t, w, Request{AgentID: "exp", AgentType: str("other"), RoleNarrative: str("set over MCP"), Entities: []any{map[string]any{"name": "X"}}})
