@@ -330,11 +330,14 @@ type ownedFile struct {
 	Owned map[string][]string `json:"owned"`
 }
 
+// maxOwnedBytes bounds an ownership record.
+const maxOwnedBytes = 64 << 20
+
 // readOwned returns the keys agent id's exporter owns, by kind, and the
 // bytes of the record. A missing or unreadable record owns nothing.
 func (w *Writer) readOwned(id string) ([4]map[string]bool, []byte, error) {
 	var out [4]map[string]bool
-	data, err := os.ReadFile(w.ownedPath(id))
+	data, err := fsutil.ReadRegular(w.ownedPath(id), maxOwnedBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil, nil
 	}

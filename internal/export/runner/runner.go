@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -233,6 +232,9 @@ type run struct {
 }
 
 // one runs one exporter; a panic anywhere in it is the agent's error row.
+// maxCacheBytes bounds an export cache file; a larger one is read as empty.
+const maxCacheBytes = 512 << 20
+
 func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 	start := r.now()
 	id := e.Info().ID
@@ -255,7 +257,7 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 	cachePath := ""
 	if r.writer != nil {
 		cachePath = CachePath(r.opts.Library, id)
-		data, err := os.ReadFile(cachePath)
+		data, err := fsutil.ReadRegular(cachePath, maxCacheBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cannot read the cache, reading everything: %v", cachePath, err))
 		}
