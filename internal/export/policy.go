@@ -49,15 +49,18 @@ func (p Policy) StampEntities(es []Entity) []Entity {
 }
 
 // StampSessions writes every session's resolved level (its own
-// visibility, else the policy's default) into its Visibility. Sessions
-// have no tags and none is dropped: the reader's access level decides.
+// visibility, else the policy's default; sessions have no tags) into its
+// Visibility and returns the sessions that are not private, in order: a
+// private row never leaves an exporter, whatever its kind.
 func (p Policy) StampSessions(ss []Session) []Session {
-	out := make([]Session, len(ss))
-	for i, s := range ss {
+	kept := ss[:0:0]
+	for _, s := range ss {
 		s.Visibility = p.Level(s.Visibility, nil)
-		out[i] = s
+		if s.Visibility != visibility.Private.String() {
+			kept = append(kept, s)
+		}
 	}
-	return out
+	return kept
 }
 
 func hasTag(tags, set []string) bool {

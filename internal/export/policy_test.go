@@ -43,8 +43,8 @@ func TestStampDropsPrivateEntitiesAndStampsTheRest(t *testing.T) {
 	if in[0].Visibility != "" {
 		t.Error("the input was modified")
 	}
-	ss := p.StampSessions([]Session{{Date: "2026-11-05"}, {Date: "2026-11-06", Visibility: "private"}})
-	if ss[0].Visibility != "team" || ss[1].Visibility != "private" {
+	ss := p.StampSessions([]Session{{Date: "2026-11-05"}, {Date: "2026-11-06", Visibility: "private"}, {Date: "2026-11-07", Visibility: "public"}})
+	if len(ss) != 2 || ss[0].Visibility != "team" || ss[1].Visibility != "public" {
 		t.Errorf("sessions: %+v", ss)
 	}
 }
