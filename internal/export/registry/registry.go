@@ -9,12 +9,15 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/claudecode"
+	"github.com/getbourdon/bourdon-go/internal/export/convention"
 )
 
 // all is the static table of exporters. Keep it sorted by agent id (a test
 // checks it).
 var all = []export.Exporter{
+	convention.Cascade,
 	claudecode.Exporter{},
+	convention.Copilot,
 }
 
 // All returns every exporter, sorted by agent id.
