@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/automations"
 	"github.com/getbourdon/bourdon-go/internal/export/claudecode"
 	"github.com/getbourdon/bourdon-go/internal/export/convention"
 )
@@ -17,7 +18,11 @@ import (
 var all = []export.Exporter{
 	convention.Cascade,
 	claudecode.Exporter{},
+	automations.ClaudeCode,
+	automations.Codex,
 	convention.Copilot,
+	automations.Copilot,
+	automations.Cursor,
 }
 
 // All returns every exporter, sorted by agent id.
