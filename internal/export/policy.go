@@ -1,6 +1,8 @@
 package export
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/visibility"
@@ -72,4 +74,17 @@ func hasTag(tags, set []string) bool {
 		}
 	}
 	return false
+}
+
+// ExcludeMarker is the name of a file (its content does not matter) that
+// keeps an exporter out of the directory holding it: a Claude Code
+// project's memory directory, a claude-brain project, an automation's
+// directory. It is how a person keeps one project out of the library
+// without touching the agent's own files.
+const ExcludeMarker = ".bourdon-exclude"
+
+// Excluded reports whether dir holds an ExcludeMarker.
+func Excluded(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ExcludeMarker))
+	return err == nil
 }

@@ -1,6 +1,8 @@
 package export
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -46,5 +48,18 @@ func TestStampDropsPrivateEntitiesAndStampsTheRest(t *testing.T) {
 	ss := p.StampSessions([]Session{{Date: "2026-11-05"}, {Date: "2026-11-06", Visibility: "private"}, {Date: "2026-11-07", Visibility: "public"}})
 	if len(ss) != 2 || ss[0].Visibility != "team" || ss[1].Visibility != "public" {
 		t.Errorf("sessions: %+v", ss)
+	}
+}
+
+func TestExcludeMarker(t *testing.T) {
+	dir := t.TempDir()
+	if Excluded(dir) {
+		t.Error("no marker yet")
+	}
+	if err := os.WriteFile(filepath.Join(dir, ExcludeMarker), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !Excluded(dir) {
+		t.Error("the marker is not seen")
 	}
 }
