@@ -109,7 +109,7 @@ func (x Exporter) scan(ctx context.Context, dir string, cache *export.Cache, out
 			return nil, err
 		}
 		cfg := filepath.Join(dir, e.Name(), configFile)
-		if !isDir(filepath.Join(dir, e.Name())) || !isFile(cfg) {
+		if !isDir(filepath.Join(dir, e.Name())) || !isFile(cfg) || export.Excluded(filepath.Join(dir, e.Name())) {
 			continue
 		}
 		memory := filepath.Join(dir, e.Name(), memoryFile)

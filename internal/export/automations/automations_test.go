@@ -312,3 +312,22 @@ func TestRunHeaders(t *testing.T) {
 		}
 	}
 }
+
+func TestAnExcludeMarkerKeepsAnAutomationOut(t *testing.T) {
+	env := exporttest.Env(t, nil)
+	dir := filepath.Join(env.Home, ".codex", "automations")
+	scheduled(t, dir)
+	exporttest.Write(t, filepath.Join(dir, "nightly-triage", export.ExcludeMarker), "")
+	out, err := Codex.Export(context.Background(), env, export.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range out.Sessions {
+		if strings.Contains(s.KeyActions[0], "nightly-triage") {
+			t.Errorf("an excluded automation's run: %v", s.KeyActions)
+		}
+	}
+	if len(out.Entities) == 0 || out.Entities[0].Name != "latin" || len(out.Sessions) != 1 {
+		t.Errorf("entities %v, %d sessions", out.Entities, len(out.Sessions))
+	}
+}

@@ -138,7 +138,7 @@ func locate(env *export.Env) sources {
 		s.warnings = append(s.warnings, warning(s.projects, 0, "cannot list the projects: %v", err))
 	}
 	for _, e := range entries { // sorted by name
-		if p := filepath.Join(s.projects, e.Name(), "memory"); isDir(p) {
+		if p := filepath.Join(s.projects, e.Name(), "memory"); isDir(p) && !export.Excluded(p) {
 			s.memoryDirs = append(s.memoryDirs, p)
 		}
 	}
@@ -204,7 +204,7 @@ func (Exporter) Export(ctx context.Context, env *export.Env, opts export.Options
 				return nil, err
 			}
 			path := filepath.Join(dir, e.Name(), "OVERVIEW.md")
-			if !isDir(filepath.Join(dir, e.Name())) || !isFile(path) {
+			if !isDir(filepath.Join(dir, e.Name())) || !isFile(path) || export.Excluded(filepath.Join(dir, e.Name())) {
 				continue
 			}
 			if u := r.read(srcBrain, path, readOverview); u.Entity != nil {

@@ -333,3 +333,22 @@ func TestMergeKeepsTheFirstNameAndTheMostRestrictiveVisibility(t *testing.T) {
 		t.Errorf("merged: %+v", p)
 	}
 }
+
+func TestAnExcludeMarkerKeepsAProjectOut(t *testing.T) {
+	env := exporttest.Env(t, nil)
+	fixture(t, env)
+	exporttest.Write(t, filepath.Join(env.Home, ".claude/projects/-home-dev-repos-atlas/memory", export.ExcludeMarker), "")
+	exporttest.Write(t, filepath.Join(env.Home, "claude-brain/PROJECTS/Legacy", export.ExcludeMarker), "")
+	out, err := Exporter{}.Export(context.Background(), env, export.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range out.Entities {
+		if e.Name == "Atlas" || e.Name == "Open source policy" || e.Name == "Legacy billing" {
+			t.Errorf("%q comes from an excluded project", e.Name)
+		}
+	}
+	if h := (Exporter{}).Health(context.Background(), env); h.Details[3].Value != 1 {
+		t.Errorf("an excluded project is not counted: %v", h.Details[3].Value)
+	}
+}
