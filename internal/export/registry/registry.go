@@ -8,11 +8,22 @@ import (
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/automations"
+	"github.com/getbourdon/bourdon-go/internal/export/claudecode"
+	"github.com/getbourdon/bourdon-go/internal/export/convention"
 )
 
 // all is the static table of exporters. Keep it sorted by agent id (a test
 // checks it).
-var all = []export.Exporter{}
+var all = []export.Exporter{
+	convention.Cascade,
+	claudecode.Exporter{},
+	automations.ClaudeCode,
+	automations.Codex,
+	convention.Copilot,
+	automations.Copilot,
+	automations.Cursor,
+}
 
 // All returns every exporter, sorted by agent id.
 func All() []export.Exporter { return slices.Clone(all) }
