@@ -59,5 +59,6 @@ func newRootCommand() *cobra.Command {
 	}
 	root.AddCommand(newServeCommand(), newValidateCommand(), newRegistryCommand(), newStagingCommand(), newHistoryCommand(), newDocsCommand(), newRequestsCommand())
 	root.AddCommand(newConformanceCommand())
+	root.AddCommand(newSetupCommand(), newDoctorCommand())
 	return root
 }

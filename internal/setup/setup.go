@@ -146,8 +146,9 @@ func mark(present bool) string {
 	return " -  "
 }
 
-// resolveLibrary makes the library path absolute.
-func resolveLibrary(env *export.Env, lib string) string {
+// LibraryPath returns the library directory, absolute: lib with "~"
+// expanded and relative paths taken from env.Cwd, or ~/agent-library.
+func LibraryPath(env *export.Env, lib string) string {
 	if lib == "" {
 		lib = env.HomePath("agent-library")
 	}
@@ -186,7 +187,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
-	o.Library = resolveLibrary(o.Env, o.Library)
+	o.Library = LibraryPath(o.Env, o.Library)
 	rep := &Report{Schema: "bourdon.setup/v1", Action: "setup", DryRun: o.DryRun, Library: o.Library, Binary: o.Binary, Changes: []*Change{}, Problems: []string{}}
 	w := o.Out
 

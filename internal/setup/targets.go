@@ -536,7 +536,10 @@ func examine(c Config, add bool) ([]Status, []*pendingFile) {
 			st.State = NotSelected
 		}
 		if why, bad := broken[t.Path]; bad {
-			st.State, st.Detail = Refused, why
+			if st.State == "" {
+				st.State = Refused
+			}
+			st.Detail = why
 			statuses = append(statuses, st)
 			continue
 		}
@@ -545,7 +548,10 @@ func examine(c Config, add bool) ([]Status, []*pendingFile) {
 			cf, err := readConfig(t.Path)
 			if err != nil {
 				broken[t.Path] = err.Error()
-				st.State, st.Detail = Refused, err.Error()
+				if st.State == "" {
+					st.State = Refused
+				}
+				st.Detail = err.Error()
 				statuses = append(statuses, st)
 				continue
 			}
