@@ -233,11 +233,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Changes = append(rep.Changes, c)
 	}
 
-	fmt.Fprintf(w, "Library: %s", o.Library)
-	if len(dirs) > 0 {
-		fmt.Fprintln(w, " (to be created)")
-	} else {
-		fmt.Fprintln(w, " (exists)")
+	switch {
+	case len(dirs) == 0:
+		fmt.Fprintf(w, "Library: %s (exists)\n", o.Library)
+	case dirs[0] == filepath.Join(o.Library, "agents"):
+		fmt.Fprintf(w, "Library: %s (exists; its agents/ directory is to be created)\n", o.Library)
+	default:
+		fmt.Fprintf(w, "Library: %s (to be created)\n", o.Library)
 	}
 	fmt.Fprintln(w)
 	printStatuses(w, statuses, rep)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -858,5 +860,42 @@ func TestQuotedCommands(t *testing.T) {
 	want := `"command": "'/Users/Zoë Smith/bin/bourdon' export-all --library '/Users/Zoë Smith/it'\\''s mine'"`
 	if !strings.Contains(got, want) {
 		t.Errorf("settings.json:\n%s\nwant %s", got, want)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden.json")
+
+// TestSetupJSONGolden pins the --json report of a dry run.
+func TestSetupJSONGolden(t *testing.T) {
+	m := newMachine(t)
+	m.installAll()
+	m.write(".cursor/mcp.json", "{\n  // a comment\n}\n")
+	var out bytes.Buffer
+	o := m.options(&out)
+	o.DryRun = true
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.ReplaceAll(string(data), m.home, "$HOME") + "\n"
+	golden := filepath.Join("testdata", "setup-dry-run.golden.json")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("setup --json (-want +got; go test -update rewrites it):\n%s", diff)
 	}
 }
