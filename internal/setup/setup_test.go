@@ -899,3 +899,50 @@ func TestSetupJSONGolden(t *testing.T) {
 		t.Errorf("setup --json (-want +got; go test -update rewrites it):\n%s", diff)
 	}
 }
+
+func TestFileChangedWhileAskingIsLeftAlone(t *testing.T) {
+	m := newMachine(t)
+	m.installAll()
+	var out bytes.Buffer
+	o := m.options(&out)
+	o.NoExport = true
+	// Claude Code rewrites its file while the user reads the diffs.
+	rewritten := strings.Replace(userClaudeJSON, "42", "43", 1)
+	o.Confirm = func(string) (bool, error) { m.write(".claude.json", rewritten); return true, nil }
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.read(".claude.json") != rewritten {
+		t.Error("a file that changed after planning was overwritten")
+	}
+	if !strings.Contains(strings.Join(rep.Problems, "\n"), m.path(".claude.json")+" changed while setup was running") {
+		t.Errorf("problems %v", rep.Problems)
+	}
+	if !strings.Contains(m.read(".cursor/mcp.json"), "bourdon") {
+		t.Error("the other files are written all the same")
+	}
+	for _, f := range mustRecord(t, m).Files {
+		if f.Path == m.path(".claude.json") {
+			t.Error("the file left alone is in the record")
+		}
+	}
+}
+
+func TestUndoAsksToo(t *testing.T) {
+	m := newMachine(t)
+	m.installAll()
+	m.setup(func(o *Options) { o.NoExport = true })
+	before := m.tree()
+	var out bytes.Buffer
+	_, err := Undo(context.Background(), m.options(&out))
+	if !errors.Is(err, ErrNeedsConfirmation) {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(out.String(), "--- "+m.path(".cursor/mcp.json")+"\n+++ /dev/null\n") {
+		t.Errorf("undo shows its diffs:\n%s", out.String())
+	}
+	if diff := cmp.Diff(before, m.tree()); diff != "" {
+		t.Errorf("undo without --yes changed files (-before +after):\n%s", diff)
+	}
+}
