@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -112,27 +111,6 @@ func (s *Server) announce(ctx context.Context, notify bool) {
 			s.opts.Logger.Warn("resource update notification failed", "uri", uri, "err", err)
 		}
 	}
-}
-
-// subscribe accepts subscriptions to this server's resources only.
-func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
-	uri := req.Params.URI
-	if !s.isOurs(uri) {
-		return fmt.Errorf("no such resource %q: subscribe to %s, %s<agent_id>%s or %s<name>", uri, agentsURI, agentMemoryPrefix, agentMemorySuffix, entityPrefix)
-	}
-	s.mu.Lock()
-	s.subs[uri]++
-	s.mu.Unlock()
-	return nil
-}
-
-func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.subs[req.Params.URI]--; s.subs[req.Params.URI] <= 0 {
-		delete(s.subs, req.Params.URI)
-	}
-	return nil
 }
 
 func (s *Server) isOurs(uri string) bool {

@@ -186,8 +186,16 @@ func (s *Server) announceGraph(ctx context.Context, old, cur *knowledge.Snapshot
 			if subs[uri] {
 				notify(uri, nil)
 			}
+			// Every subscriber of a collection gets its notification, so
+			// it names only nodes any caller may see (the catalogue's
+			// rule); a change to another node says only that the
+			// collection changed.
 			if coll := graph.URIScheme + strings.ToLower(string(n.Label)) + "/"; subs[coll] {
-				notify(coll, mcp.Meta{NodeURIMetaKey: uri})
+				var meta mcp.Meta
+				if listed(n) {
+					meta = mcp.Meta{NodeURIMetaKey: uri}
+				}
+				notify(coll, meta)
 			}
 		}
 	}

@@ -81,8 +81,9 @@ type Server struct {
 	turn   *turn.Compiler
 
 	mu        sync.Mutex
-	subs      map[string]int          // subscribed resource URIs
-	announced map[string]*l5.Manifest // agent id -> manifest last announced
+	subs      map[string]int                     // subscribed resource URIs, by how many sessions
+	sessions  map[*mcp.ServerSession]*sessionState // sessions that initialized or subscribed
+	announced map[string]*l5.Manifest            // agent id -> manifest last announced
 }
 
 // New returns an MCP server answering from store.
@@ -93,7 +94,7 @@ func New(store *federation.Store, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{store: store, opts: opts, subs: map[string]int{}, announced: map[string]*l5.Manifest{}}
+	s := &Server{store: store, opts: opts, subs: map[string]int{}, sessions: map[*mcp.ServerSession]*sessionState{}, announced: map[string]*l5.Manifest{}}
 	dopts := opts.DeeperOptions
 	dopts.L2, dopts.Logger = opts.DeeperL2, opts.Logger
 	s.deeper = deeper.New(store, dopts)
@@ -104,6 +105,7 @@ func New(store *federation.Store, opts Options) *Server {
 		PageSize:           opts.PageSize,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
+		InitializedHandler: s.initialized,
 		CompletionHandler:  s.complete,
 		SetCacheable:       cacheHints,
 		// The tool list never changes while the server runs, so tools do

@@ -1,0 +1,9 @@
+package mcpserver
+
+// Subscriptions returns how many resources have subscribers and how many
+// sessions the server keeps state for, for tests of their clean-up.
+func Subscriptions(s *Server) (resources, sessions int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.subs), len(s.sessions)
+}
