@@ -81,9 +81,9 @@ type Server struct {
 	turn   *turn.Compiler
 
 	mu        sync.Mutex
-	subs      map[string]int                     // subscribed resource URIs, by how many sessions
+	subs      map[string]int                       // subscribed resource URIs, by how many sessions
 	sessions  map[*mcp.ServerSession]*sessionState // sessions that initialized or subscribed
-	announced map[string]*l5.Manifest            // agent id -> manifest last announced
+	announced map[string]*l5.Manifest              // agent id -> manifest last announced
 }
 
 // New returns an MCP server answering from store.
