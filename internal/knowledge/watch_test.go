@@ -137,8 +137,8 @@ func TestWatchCoalescesBursts(t *testing.T) {
 	for attempt := 1; !burst(t); attempt++ {
 		// Two writes were too far apart to be one burst (the machine is
 		// busy): Watch may rightly have rebuilt twice. Try again, afresh.
-		if attempt == 5 {
-			t.Fatalf("in 5 bursts, two writes were %v or more apart each time; cannot test coalescing on a machine this busy", burstGap)
+		if attempt == 10 {
+			t.Fatalf("in 10 bursts, two writes were %v or more apart each time; cannot test coalescing on a machine this busy", burstGap)
 		}
 	}
 }
