@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // binary is the bourdon executable built once for the end-to-end tests.
@@ -30,19 +31,45 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "bourdon")
-	// The servers started by the tests must not read or write the real
-	// ~/.bourdon: their registry and audit log default to these paths.
-	os.Setenv("BOURDON_FEDERATION_CONFIG", filepath.Join(dir, "federation.yaml"))
-	os.Setenv("BOURDON_AUDIT_PATH", filepath.Join(dir, "audit.jsonl"))
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building bourdon:", err)
 		os.Exit(1)
 	}
+	// The tests, and the servers and commands they start, must not read or
+	// write the real home (~/.bourdon, ~/agent-library): HOME is an empty
+	// directory of ours from here on (go build above needed the real one
+	// for its caches), checked at the end, and the registry and audit log
+	// default to paths beside it.
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("HOME", home)
+	os.Setenv(trust.RegistryEnv, filepath.Join(dir, "federation.yaml"))
+	os.Setenv(trust.AuditEnv, filepath.Join(dir, "audit.jsonl"))
 	code := m.Run()
+	if written, err := filesUnder(home); err != nil || len(written) > 0 {
+		fmt.Fprintf(os.Stderr, "the tests wrote into HOME (%s): %q %v\n", home, written, err)
+		code = 1
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// filesUnder lists what root holds, as paths relative to it.
+func filesUnder(root string) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(root, func(path string, _ os.DirEntry, err error) error {
+		if err == nil && path != root {
+			rel, _ := filepath.Rel(root, path)
+			found = append(found, rel)
+		}
+		return err
+	})
+	return found, err
 }
 
 func seedLibrary(t testing.TB) string {
@@ -256,7 +283,11 @@ func TestHTTPSeesManifestChangesWithoutRestart(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
-	s := startHTTP(t, "--demo")
+	// The demo keeps its registry, audit log and watermarks in its
+	// temporary directory: with every default pointing into a HOME of its
+	// own, nothing appears there.
+	home := t.TempDir()
+	s := startHTTPWith(t, []string{"HOME=" + home, trust.RegistryEnv + "=", trust.AuditEnv + "="}, "--port", "0", "--demo")
 	var libDir string
 	for _, l := range s.banner {
 		if m := regexp.MustCompile(`library (\S+) \(`).FindStringSubmatch(l); m != nil {
@@ -284,9 +315,16 @@ func TestDemo(t *testing.T) {
 	if steps := payload.(map[string]any)["steps"].([]any); len(steps) != 2 {
 		t.Errorf("demo get_learning_path: %d steps, want 2", len(steps))
 	}
+	// Writes stay in the demo library too.
+	if payload, res := mcptest.CallJSON(t, cs, "commit_to_federation", map[string]any{"agent_id": "e2e", "agent_type": "other", "entities": []any{map[string]any{"name": "Probe"}}}); res.IsError {
+		t.Errorf("demo commit_to_federation: %v", payload)
+	}
 	s.stop(t)
 	if _, err := os.Stat(libDir); !os.IsNotExist(err) {
 		t.Errorf("demo library %s left behind after exit", libDir)
+	}
+	if written, err := filesUnder(home); err != nil || len(written) > 0 {
+		t.Errorf("the demo wrote into HOME: %q %v", written, err)
 	}
 }
 

@@ -40,21 +40,49 @@ func TestLockExcludesAndWaits(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	got := make(chan struct{})
+	failed := make(chan error, 1)
+	waiting := &waitingContext{Context: context.Background(), waiting: make(chan struct{})}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		u, err := Lock(context.Background(), path)
-		if err == nil {
-			close(got)
-			u()
+		u, err := Lock(waiting, path)
+		if err != nil {
+			failed <- err
+			return
 		}
+		close(got)
+		u()
 	}()
-	time.Sleep(20 * time.Millisecond)
+	// Release the lock only once the waiter has found it held.
+	select {
+	case <-waiting.waiting:
+	case <-got:
+		t.Fatal("a second holder got the lock")
+	case err := <-failed:
+		t.Fatalf("the waiter gave up: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the waiter never tried the lock")
+	}
 	unlock()
 	select {
 	case <-got:
-	case <-time.After(2 * time.Second):
+	case err := <-failed:
+		t.Fatalf("the waiter gave up: %v", err)
+	case <-time.After(30 * time.Second):
 		t.Fatal("the waiter never got the lock after release")
 	}
 	wg.Wait()
+}
+
+// waitingContext closes waiting when Done is first asked for, which Lock
+// does once it has found the lock held and waits to try again.
+type waitingContext struct {
+	context.Context
+	once    sync.Once
+	waiting chan struct{}
+}
+
+func (c *waitingContext) Done() <-chan struct{} {
+	c.once.Do(func() { close(c.waiting) })
+	return c.Context.Done()
 }

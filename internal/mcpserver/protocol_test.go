@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,50 +17,88 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/mcptest"
 )
 
+// eventTimeout bounds every wait for a notification. It is generous:
+// the tests wait for events, not for time to pass, so it only decides how
+// long a broken server takes to fail on a busy machine.
+const eventTimeout = 30 * time.Second
+
 // events collects the notifications a client receives.
 type events struct {
 	mu          sync.Mutex
 	updated     []string
 	listChanged int
 	progress    []float64
+	kick        chan struct{} // holds a value after a notification; see kicked
+}
+
+// kicked returns the channel that gets a value after every notification;
+// e.mu must be held.
+func (e *events) kicked() chan struct{} {
+	if e.kick == nil {
+		e.kick = make(chan struct{}, 1)
+	}
+	return e.kick
+}
+
+// record applies f under the lock and wakes a waiter.
+func (e *events) record(f func(e *events)) {
+	e.mu.Lock()
+	f(e)
+	kick := e.kicked()
+	e.mu.Unlock()
+	select {
+	case kick <- struct{}{}:
+	default:
+	}
 }
 
 func (e *events) options() *mcp.ClientOptions {
 	return &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
-			e.mu.Lock()
-			e.updated = append(e.updated, r.Params.URI)
-			e.mu.Unlock()
+			e.record(func(e *events) { e.updated = append(e.updated, r.Params.URI) })
 		},
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
-			e.mu.Lock()
-			e.listChanged++
-			e.mu.Unlock()
+			e.record(func(e *events) { e.listChanged++ })
 		},
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-			e.mu.Lock()
-			e.progress = append(e.progress, r.Params.Progress)
-			e.mu.Unlock()
+			e.record(func(e *events) { e.progress = append(e.progress, r.Params.Progress) })
 		},
 	}
 }
 
-// wait polls until cond holds or the deadline passes.
-func (e *events) wait(t *testing.T, within time.Duration, what string, cond func(e *events) bool) {
+// wait returns once cond holds, checking it after every notification; it
+// fails the test if that takes longer than eventTimeout.
+func (e *events) wait(t *testing.T, what string, cond func(e *events) bool) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
+	timeout := time.NewTimer(eventTimeout)
+	defer timeout.Stop()
+	for {
 		e.mu.Lock()
 		ok := cond(e)
+		kick := e.kicked()
 		e.mu.Unlock()
 		if ok {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
+		select {
+		case <-kick:
+		case <-timeout.C:
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			t.Fatalf("no %s within %v (updated %v, list changed %d)", what, eventTimeout, e.updated, e.listChanged)
+		}
 	}
+}
+
+// counts returns how many updates of each uri arrived so far.
+func (e *events) counts(uris ...string) []int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	t.Fatalf("no %s within %v (updated %v, list changed %d)", what, within, e.updated, e.listChanged)
+	n := make([]int, len(uris))
+	for i, uri := range uris {
+		n[i] = e.count(uri)
+	}
+	return n
 }
 
 func (e *events) count(uri string) int {
@@ -84,6 +123,24 @@ func writeAgent(t *testing.T, lib, id, entity string) {
 	}
 }
 
+// The resources TestSubscriptionsFollowTheLibrary subscribes to.
+const (
+	codexURI  = "agent-library://agents/codex/memory"
+	claudeURI = "agent-library://agents/claude-code/memory"
+	agentsURI = "agent-library://agents"
+	freshURI  = "agent-library://entities/Fresh"
+)
+
+// The writes of a burst are burstPace apart, so that the watcher (which
+// looks every 50 ms) sees several of them; they count as one burst when
+// none is burstGap or more after the one before: well under the quiet time
+// (150 ms) after which the server announces a change, even if the watcher
+// took one of its ticks late.
+const (
+	burstPace = 20 * time.Millisecond
+	burstGap  = 60 * time.Millisecond
+)
+
 func TestSubscriptionsFollowTheLibrary(t *testing.T) {
 	for _, transport := range mcptest.Transports {
 		t.Run(transport, func(t *testing.T) {
@@ -94,7 +151,7 @@ func TestSubscriptionsFollowTheLibrary(t *testing.T) {
 			go srv.Watch(ctx)
 			var ev events
 			cs := mcptest.ConnectWith(t, srv.Server, transport, ev.options())
-			for _, uri := range []string{"agent-library://agents/codex/memory", "agent-library://agents", "agent-library://entities/Fresh"} {
+			for _, uri := range []string{codexURI, claudeURI, agentsURI, freshURI} {
 				if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 					t.Fatalf("subscribe %s: %v", uri, err)
 				}
@@ -107,31 +164,61 @@ func TestSubscriptionsFollowTheLibrary(t *testing.T) {
 				}
 			}
 
-			// A burst of rewrites of one manifest: one notification, within 1 s.
-			start := time.Now()
-			for i := range 5 {
-				writeAgent(t, lib, "codex", "Fresh"+strings.Repeat("x", i))
+			// A burst of rewrites of one manifest gives one notification for
+			// the agent's memory and one for the subscribed entity, none for
+			// the agent list. A rewrite of another agent afterwards is the
+			// marker: the server announces it after whatever the burst
+			// caused, so once its notifications are in (the other agent's
+			// memory, and the entity once more), so are the burst's.
+			for attempt := 1; ; attempt++ {
+				before := ev.counts(codexURI, claudeURI, freshURI)
+				var gap time.Duration // the longest time between two writes
+				last := time.Now()
+				for i := range 5 {
+					if i > 0 {
+						// Not a wait: this spreads the burst over several
+						// of the watcher's ticks, so it sees the writes
+						// one by one.
+						time.Sleep(burstPace)
+					}
+					writeAgent(t, lib, "codex", "Fresh"+strings.Repeat("x", i))
+					now := time.Now()
+					gap, last = max(gap, now.Sub(last)), now
+				}
+				ev.wait(t, "update for codex", func(e *events) bool { return e.count(codexURI) > before[0] })
+				writeAgent(t, lib, "claude-code", fmt.Sprint("Marker", attempt))
+				ev.wait(t, "update for the marker (claude-code's memory, and Fresh again)", func(e *events) bool {
+					return e.count(claudeURI) > before[1] && e.count(freshURI) >= before[2]+2
+				})
+				if gap >= burstGap {
+					// Two writes were too far apart to be one burst (the
+					// machine is busy): the server may rightly have
+					// announced them in two rounds. Try again.
+					if attempt == 10 {
+						t.Fatalf("in 10 bursts of 5 writes, two writes were %v or more apart each time; cannot test coalescing on a machine this busy", burstGap)
+					}
+					t.Logf("burst %d had writes %v apart, not under %v: trying again", attempt, gap, burstGap)
+					continue
+				}
+				after := ev.counts(codexURI, claudeURI, freshURI)
+				if n := after[0] - before[0]; n != 1 {
+					t.Errorf("a burst of 5 writes gave %d notifications, want 1", n)
+				}
+				if n := after[2] - before[2]; n != 2 {
+					t.Errorf("subscribed entity notified %d times for the burst and the marker, want 2", n)
+				}
+				break
 			}
-			ev.wait(t, time.Second+time.Since(start), "update for codex", func(e *events) bool {
-				return e.count("agent-library://agents/codex/memory") > 0
-			})
-			time.Sleep(3 * 150 * time.Millisecond)
 			ev.mu.Lock()
-			if n := ev.count("agent-library://agents/codex/memory"); n != 1 {
-				t.Errorf("a burst of 5 writes gave %d notifications, want 1", n)
-			}
-			if n := ev.count("agent-library://entities/Fresh"); n != 1 {
-				t.Errorf("subscribed entity notified %d times, want 1", n)
-			}
-			if ev.count("agent-library://agents") != 0 || ev.listChanged != 0 {
+			if ev.count(agentsURI) != 0 || ev.listChanged != 0 {
 				t.Errorf("no agent came or went, yet: %v, list changed %d", ev.updated, ev.listChanged)
 			}
 			ev.mu.Unlock()
 
 			// A new agent: its memory resource is listed, the agent list updates.
 			writeAgent(t, lib, "cursor", "Other")
-			ev.wait(t, time.Second, "list change", func(e *events) bool {
-				return e.listChanged > 0 && e.count("agent-library://agents") > 0
+			ev.wait(t, "list change", func(e *events) bool {
+				return e.listChanged > 0 && e.count(agentsURI) > 0
 			})
 			res, err := cs.ListResources(ctx, nil)
 			if err != nil {
@@ -148,7 +235,16 @@ func TestSubscriptionsFollowTheLibrary(t *testing.T) {
 			if err := os.Remove(filepath.Join(lib, "agents", "cursor.l5.yaml")); err != nil {
 				t.Fatal(err)
 			}
-			ev.wait(t, time.Second, "second list change", func(e *events) bool { return e.listChanged > 1 })
+			ev.wait(t, "second list change", func(e *events) bool { return e.listChanged > 1 })
+			res, err = cs.ListResources(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range res.Resources {
+				if r.URI == "agent-library://agents/cursor/memory" {
+					t.Errorf("resources/list still has cursor after its manifest was removed")
+				}
+			}
 		})
 	}
 }
@@ -192,7 +288,7 @@ func TestReloadReportsProgressAndCanBeCancelled(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("reload: %v %v", err, res)
 	}
-	ev.wait(t, time.Second, "progress", func(e *events) bool { return len(e.progress) == 2 })
+	ev.wait(t, "progress", func(e *events) bool { return len(e.progress) == 2 })
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := cs.CallTool(ctx, params); err == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
@@ -37,13 +38,37 @@ func with(m map[string]any, k string, v any) map[string]any {
 	return out
 }
 
+// nextUpdate returns the next resources/updated, passing over those for
+// the resource skip; it fails the test if none comes within 30 s.
+func nextUpdate(t *testing.T, updates <-chan *mcp.ResourceUpdatedNotificationParams, skip string) *mcp.ResourceUpdatedNotificationParams {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case u := <-updates:
+			if u.URI != skip {
+				return u
+			}
+		case <-timeout:
+			t.Fatal("no resources/updated within 30 s")
+			return nil
+		}
+	}
+}
+
 func TestRequestLifecycleOverMCP(t *testing.T) {
 	srv, _, reqs := graphServer(t)
-	updates := make(chan string, 16)
+	updates := make(chan *mcp.ResourceUpdatedNotificationParams, 16)
 	cs := mcptest.ConnectWith(t, srv.Server, "http/2025-11-25", &mcp.ClientOptions{
-		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params.URI },
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
 	})
 	ctx := context.Background()
+	// The subscribers of the request collection hear of every request
+	// that joins the graph, and of every change to one.
+	const collection = "cogitave://request/"
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: collection}); err != nil {
+		t.Fatal(err)
+	}
 
 	// No owner, no request; every problem is said.
 	_, res := call(t, cs, "request_intake", with(form, "owner", nil))
@@ -68,16 +93,14 @@ func TestRequestLifecycleOverMCP(t *testing.T) {
 		t.Fatalf("accepted request: %v", got)
 	}
 
-	// The request is a node: a subscriber hears of its stage change.
-	uri := "cogitave://request/" + r.ID
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the request never became a node: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The request is a node: the collection hears of it, and a subscriber
+	// of the node hears of its stage change.
+	uri := collection + r.ID
+	if u := nextUpdate(t, updates, ""); u.URI != collection || u.Meta[mcpserver.NodeURIMetaKey] != uri {
+		t.Errorf("update %+v, want one for %s naming %s", u, collection, uri)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err != nil {
+		t.Fatalf("the request is not a node: %v", err)
 	}
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
@@ -92,13 +115,8 @@ func TestRequestLifecycleOverMCP(t *testing.T) {
 	if _, _, err := reqs.Approve(ctx, got["id"].(string), "cli:alice"); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case u := <-updates:
-		if u != uri {
-			t.Errorf("update for %s", u)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("no resources/updated after the stage changed")
+	if u := nextUpdate(t, updates, collection); u.URI != uri {
+		t.Errorf("update for %s, want %s", u.URI, uri)
 	}
 
 	// The gate of evaluate says what is missing.
