@@ -8,11 +8,16 @@ import (
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/codex"
+	"github.com/getbourdon/bourdon-go/internal/export/cursor"
 )
 
 // all is the static table of exporters. Keep it sorted by agent id (a test
 // checks it).
-var all = []export.Exporter{}
+var all = []export.Exporter{
+	codex.New(),
+	cursor.New(),
+}
 
 // All returns every exporter, sorted by agent id.
 func All() []export.Exporter { return slices.Clone(all) }
