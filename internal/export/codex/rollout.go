@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -273,6 +272,9 @@ func conceptFlags(s string) uint16 {
 // lineConceptFlags is conceptFlags over a line; lower is a reusable
 // buffer.
 func lineConceptFlags(line []byte, lower *[]byte) uint16 {
+	if !hasAnchor(line) {
+		return 0
+	}
 	buf := (*lower)[:0]
 	for _, c := range line {
 		if 'A' <= c && c <= 'Z' {
@@ -281,9 +283,6 @@ func lineConceptFlags(line []byte, lower *[]byte) uint16 {
 		buf = append(buf, c)
 	}
 	*lower = buf
-	if !slices.ContainsFunc(conceptAnchors, func(a []byte) bool { return bytes.Contains(buf, a) }) {
-		return 0
-	}
 	var f uint16
 	for i, c := range concepts {
 		for _, sp := range c.spellings {
@@ -294,6 +293,47 @@ func lineConceptFlags(line []byte, lower *[]byte) uint16 {
 		}
 	}
 	return f
+}
+
+// anchorStart maps a byte to the anchors (bits of conceptAnchors) that
+// start with it, in either case.
+var anchorStart = func() (t [256]uint8) {
+	for i, a := range conceptAnchors {
+		t[a[0]] |= 1 << i
+		t[a[0]-'a'+'A'] |= 1 << i
+	}
+	return t
+}()
+
+// hasAnchor reports, in one pass, whether line contains one of
+// conceptAnchors, ASCII case-insensitively: no concept can match a line
+// that does not.
+func hasAnchor(line []byte) bool {
+	for i, c := range line {
+		m := anchorStart[c]
+		if m == 0 {
+			continue
+		}
+		for k, a := range conceptAnchors {
+			if m&(1<<k) != 0 && len(line)-i >= len(a) && asciiFoldPrefix(line[i:], a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func asciiFoldPrefix(s, lowerPrefix []byte) bool {
+	for j, p := range lowerPrefix {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != p {
+			return false
+		}
+	}
+	return true
 }
 
 // findBounded reports whether word (lower case) occurs in lower (line,
