@@ -249,7 +249,7 @@ func (r *reader) state() []threadRow {
 // every line, so a renamed thread was two sessions).
 func (r *reader) indexEntries() []codexstore.IndexEntry {
 	path := r.l.path("session_index.jsonl")
-	if !isFile(path) {
+	if r.l.home == "" || !isFile(path) {
 		return nil
 	}
 	fp, err := export.Stat(path)

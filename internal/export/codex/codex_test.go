@@ -187,3 +187,13 @@ func TestCodexHomeFromTheEnvironment(t *testing.T) {
 		t.Errorf("a CODEX_HOME that is not a directory is ignored: %+v", p)
 	}
 }
+
+// The codex-brain overlay alone is enough for an export.
+func TestBrainOnly(t *testing.T) {
+	s := &store{t: t, home: t.TempDir(), env: map[string]string{}}
+	s.write("codex-brain/notes/plan.md", []byte("# Task Group: Ledger migration\n## Task 1: Dual writes\n"))
+	out := export1(t, s, export.Options{})
+	if !slices.Equal(out.Capabilities, []string{"codex_brain"}) || len(out.Sessions) != 0 || len(out.Entities) != 2 {
+		t.Errorf("capabilities %v, %d sessions, entities %+v", out.Capabilities, len(out.Sessions), out.Entities)
+	}
+}
