@@ -1,68 +1,90 @@
 package export
 
-import "slices"
+import (
+	"os"
+	"path/filepath"
+	"strings"
 
-// Resolve returns the visibility of a row under the policy: a private tag
-// wins over everything, then the row's own visibility, then a team tag,
-// then the policy's default ("team" when the policy has none). This is the
-// reference's resolution; unlike the reference, exporters stamp the result
-// on the row (docs/exporters.md), so a reader never takes a row without a
-// visibility for public.
-func (p *Policy) Resolve(own string, tags []string) string {
-	def := "team"
-	var private, team []string
-	if p != nil {
-		private, team = p.PrivateTags, p.TeamTags
-		if p.Default != "" {
-			def = p.Default
+	"github.com/getbourdon/bourdon-go/internal/visibility"
+)
+
+// Level resolves the visibility of a row with the policy, in the
+// reference's order: a private tag makes the row private whatever else it
+// says; then the row's own visibility (own) when it has one; then a team
+// tag makes it team; then the policy's default (team when the policy has
+// none). An own visibility that is not one of the three names counts as
+// private (fail closed). Tags match without regard to case, so a
+// "Personal" tag withholds a row as "personal" does.
+func (p Policy) Level(own string, tags []string) string {
+	if hasTag(tags, p.PrivateTags) {
+		return visibility.Private.String()
+	}
+	if strings.TrimSpace(own) != "" {
+		l, ok := visibility.Parse(own)
+		if !ok {
+			return visibility.Private.String()
 		}
+		return l.String()
 	}
-	for _, t := range tags {
-		if slices.Contains(private, t) {
-			return "private"
-		}
+	if hasTag(tags, p.TeamTags) {
+		return visibility.Team.String()
 	}
-	if own != "" {
-		return own
+	if l, ok := visibility.Parse(p.Default); ok {
+		return l.String()
 	}
-	for _, t := range tags {
-		if slices.Contains(team, t) {
-			return "team"
-		}
-	}
-	return def
+	return visibility.Team.String()
 }
 
-// Stamp resolves and sets the visibility of every entity and session, and
-// drops the entities that resolve to private, as the reference does
-// (sessions carry no tags and are kept at their resolved level).
-func (o *Output) Stamp() {
-	kept := o.Entities[:0]
-	for _, e := range o.Entities {
-		e.Visibility = o.Policy.Resolve(e.Visibility, e.Tags)
-		if e.Visibility != "private" {
+// StampEntities writes every entity's resolved level into its Visibility
+// and returns the entities that are not private, in order. (The reference
+// drops private entities too, but leaves the others unstamped, which
+// readers take as public.)
+func (p Policy) StampEntities(es []Entity) []Entity {
+	kept := es[:0:0]
+	for _, e := range es {
+		e.Visibility = p.Level(e.Visibility, e.Tags)
+		if e.Visibility != visibility.Private.String() {
 			kept = append(kept, e)
 		}
 	}
-	o.Entities = kept
-	for i := range o.Sessions {
-		o.Sessions[i].Visibility = o.Policy.Resolve(o.Sessions[i].Visibility, nil)
-	}
+	return kept
 }
 
-// The L5 schema's bounds that exporters must respect (⚠ #9): longer lists
-// are cut and longer strings shortened before a manifest is written.
-const (
-	MaxSessions     = 500
-	MaxEntities     = 1000
-	MaxAliases      = 16
-	MaxKeyActions   = 10
-	MaxFiles        = 50
-	MaxKeyAction    = 256
-	MaxEntityName   = 128
-	MaxEntityType   = 64
-	MaxSummary      = 2000
-	MaxCwd          = 512
-	MaxCapability   = 64
-	MaxCapabilities = 64
-)
+// StampSessions writes every session's resolved level (its own
+// visibility, else the policy's default; sessions have no tags) into its
+// Visibility and returns the sessions that are not private, in order: a
+// private row never leaves an exporter, whatever its kind.
+func (p Policy) StampSessions(ss []Session) []Session {
+	kept := ss[:0:0]
+	for _, s := range ss {
+		s.Visibility = p.Level(s.Visibility, nil)
+		if s.Visibility != visibility.Private.String() {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+func hasTag(tags, set []string) bool {
+	for _, t := range tags {
+		for _, s := range set {
+			if strings.EqualFold(strings.TrimSpace(t), s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ExcludeMarker is the name of a file (its content does not matter) that
+// keeps an exporter out of the directory holding it: a Claude Code
+// project's memory directory, a claude-brain project, an automation's
+// directory. It is how a person keeps one project out of the library
+// without touching the agent's own files.
+const ExcludeMarker = ".bourdon-exclude"
+
+// Excluded reports whether dir holds an ExcludeMarker.
+func Excluded(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ExcludeMarker))
+	return err == nil
+}

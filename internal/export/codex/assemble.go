@@ -234,7 +234,8 @@ func assemble(out *export.Output, l layout, records []record, mem *memoryData, o
 		return cmp.Or(strings.Compare(cmp.Or(a.Type, "topic"), cmp.Or(b.Type, "topic")),
 			strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
 	})
-	out.Stamp()
+	out.Entities = out.Policy.StampEntities(out.Entities)
+	out.Sessions = out.Policy.StampSessions(out.Sessions)
 }
 
 // boundEntities keeps at most export.MaxEntities entities (the schema's

@@ -1,11 +1,9 @@
 package codex
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,13 +12,8 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/l5"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden.yaml")
-
-const lastUpdated = "2026-12-01T19:32:28+00:00"
 
 // store builds a Codex home in a temporary HOME, in Codex's real formats.
 type store struct {
@@ -297,39 +290,11 @@ func export1(t *testing.T, s *store, opts export.Options) *export.Output {
 	return out
 }
 
-// golden renders out as the manifest and compares it with
-// testdata/<name>.golden.yaml (the fake HOME written as /home/dev), after
-// checking it against the L5 schema.
+// golden checks out against testdata/<name>.golden.yaml (the fake HOME
+// written as exporttest.Home) and the L5 schema.
 func golden(t *testing.T, s *store, out *export.Output, name string) {
 	t.Helper()
-	data, err := yaml11.Encode(out.Manifest(lastUpdated))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := yaml11.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range l5.Validate(doc) {
-		t.Errorf("schema: %s", v)
-	}
-	data = bytes.ReplaceAll(data, []byte(s.home), []byte("/home/dev"))
-	path := filepath.Join("testdata", name+".golden.yaml")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(data, want) {
-		t.Errorf("%s differs from the export (go test -update rewrites it); got:\n%s", path, data)
-	}
+	exporttest.Golden(t, name, out, s.home)
 }
 
 func warnings(out *export.Output, home string) []string {

@@ -179,8 +179,7 @@ func assemble(out *export.Output, ex *extraction, short []export.Entity, opts ex
 		entities[i].Name = export.Cut(entities[i].Name, export.MaxEntityName, "...")
 		entities[i].Summary = export.Cut(entities[i].Summary, export.MaxSummary, "...")
 	}
-	out.Entities = entities
-	out.Stamp()
+	out.Entities = out.Policy.StampEntities(entities)
 	out.Entities = out.Entities[:min(len(out.Entities), export.MaxEntities)]
 
 	// Sessions: dated ones only (L5 requires a date; ⚠ #14), after the
@@ -201,10 +200,8 @@ func assemble(out *export.Output, ex *extraction, short []export.Entity, opts ex
 		rows = append(rows, row)
 	}
 	slices.SortStableFunc(rows, func(a, b export.Session) int { return strings.Compare(b.Date, a.Date) })
-	out.Sessions = rows[:min(len(rows), export.MaxSessions)]
-	for i := range out.Sessions {
-		out.Sessions[i].Visibility = out.Policy.Resolve("", nil)
-	}
+	out.Sessions = out.Policy.StampSessions(rows)
+	out.Sessions = out.Sessions[:min(len(out.Sessions), export.MaxSessions)]
 }
 
 func isAlpha(s string) bool {

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,11 +14,9 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden.yaml")
 
 type fixture struct {
 	t    *testing.T
@@ -202,31 +199,8 @@ func TestExportGolden(t *testing.T) {
 	f := newFixture(t)
 	f.realistic()
 	out := exportOf(t, f, export.Options{})
-	data, err := yaml11.Encode(out.Manifest("2026-12-01T19:32:28+00:00"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := yaml11.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range l5.Validate(doc) {
-		t.Errorf("schema: %s", v)
-	}
-	path := filepath.Join("testdata", "cursor.golden.yaml")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update)", err)
-	}
-	if !bytes.Equal(data, want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n%s", path, data)
-	}
+	exporttest.Golden(t, "cursor", out, f.home)
+	data := exporttest.Manifest(t, out, f.home)
 
 	var ws []string
 	for _, w := range out.Warnings {

@@ -8,15 +8,25 @@ import (
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/automations"
+	"github.com/getbourdon/bourdon-go/internal/export/claudecode"
 	"github.com/getbourdon/bourdon-go/internal/export/codex"
+	"github.com/getbourdon/bourdon-go/internal/export/convention"
 	"github.com/getbourdon/bourdon-go/internal/export/cursor"
 )
 
 // all is the static table of exporters. Keep it sorted by agent id (a test
 // checks it).
 var all = []export.Exporter{
+	convention.Cascade,
+	claudecode.Exporter{},
+	automations.ClaudeCode,
 	codex.New(),
+	automations.Codex,
+	convention.Copilot,
+	automations.Copilot,
 	cursor.New(),
+	automations.Cursor,
 }
 
 // All returns every exporter, sorted by agent id.
