@@ -103,7 +103,10 @@ func Cached[T any](c *Cache, key string, fp Fingerprint, read func() (T, error))
 		return read()
 	}
 	c.mu.Lock()
-	e, ok := c.old[key]
+	e, ok := c.used[key] // read earlier in this export
+	if !ok || e.Fingerprint != fp {
+		e, ok = c.old[key]
+	}
 	c.mu.Unlock()
 	if ok && e.Fingerprint == fp {
 		var v T

@@ -94,6 +94,12 @@ func TestCacheReadsAUnitOnlyWhenItChanged(t *testing.T) {
 	if c := LoadCache([]byte("{not json")); c.Changed() {
 		t.Error("a bad cache file is an empty cache")
 	}
+	c = NewCache()
+	get(c)
+	get(c)
+	if hits, miss := c.Stats(); reads != 3 || hits != 1 || miss != 1 {
+		t.Errorf("a unit asked for twice in one export is read once: reads=%d hits=%d miss=%d", reads, hits, miss)
+	}
 	if _, err := Cached(NewCache(), "k", "", func() (int, error) { return 0, errors.New("boom") }); err == nil {
 		t.Error("errors pass through")
 	}

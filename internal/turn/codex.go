@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/codexstore"
 	"github.com/getbourdon/bourdon-go/internal/fsutil"
 )
 
@@ -286,7 +287,7 @@ func newestRollouts(dir string, deadline time.Time) (out []rolloutPath, complete
 				if !walk(filepath.Join(d, name), depth+1) {
 					return false
 				}
-			case !e.IsDir() && strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl"):
+			case !e.IsDir() && codexstore.IsRolloutName(name):
 				out = append(out, rolloutPath{path: filepath.Join(d, name)})
 			}
 		}
@@ -329,31 +330,17 @@ func rolloutMeta(path string) (id string, cwd *string, ok bool) {
 		b, _ := io.ReadAll(io.LimitReader(f, maxMetaLine))
 		line, _, _ = bytes.Cut(b, []byte("\n"))
 	}
-	type metaFields struct {
-		ID  string  `json:"id"`
-		Cwd *string `json:"cwd"`
-	}
-	var rec struct {
-		Type    string          `json:"type"`
-		Payload json.RawMessage `json:"payload"`
-		metaFields
-	}
-	if json.Unmarshal(bytes.TrimSpace(line), &rec) != nil {
-		return id, nil, false
-	}
-	m := rec.metaFields
-	if rec.Type == "session_meta" {
-		m = metaFields{}
-		if json.Unmarshal(rec.Payload, &m) != nil {
-			return id, nil, false
-		}
-	} else if rec.Type != "" || m.ID == "" {
+	m, kind := codexstore.DecodeMeta(line)
+	if kind != codexstore.SessionMeta && kind != codexstore.BareMeta {
 		return id, nil, false
 	}
 	if m.ID != "" {
 		id = m.ID
 	}
-	return id, m.Cwd, true
+	if m.HasCwd {
+		return id, &m.Cwd, true
+	}
+	return id, nil, true
 }
 
 // readJSONLTail calls fn for every complete line of the last n bytes of a

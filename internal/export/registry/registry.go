@@ -10,7 +10,9 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/automations"
 	"github.com/getbourdon/bourdon-go/internal/export/claudecode"
+	"github.com/getbourdon/bourdon-go/internal/export/codex"
 	"github.com/getbourdon/bourdon-go/internal/export/convention"
+	"github.com/getbourdon/bourdon-go/internal/export/cursor"
 )
 
 // all is the static table of exporters. Keep it sorted by agent id (a test
@@ -19,9 +21,11 @@ var all = []export.Exporter{
 	convention.Cascade,
 	claudecode.Exporter{},
 	automations.ClaudeCode,
+	codex.New(),
 	automations.Codex,
 	convention.Copilot,
 	automations.Copilot,
+	cursor.New(),
 	automations.Cursor,
 }
 
