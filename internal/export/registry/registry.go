@@ -8,11 +8,19 @@ import (
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/claudedesktop"
+	"github.com/getbourdon/bourdon-go/internal/export/copilotcli"
+	"github.com/getbourdon/bourdon-go/internal/export/copilotvscode"
 )
 
 // all is the static table of exporters. Keep it sorted by agent id (a test
 // checks it).
-var all = []export.Exporter{}
+var all = []export.Exporter{
+	claudedesktop.Code,       // claude-desktop-code
+	claudedesktop.Cowork,     // claude-desktop-cowork
+	copilotcli.Exporter{},    // copilot-cli
+	copilotvscode.Exporter{}, // copilot-vscode
+}
 
 // All returns every exporter, sorted by agent id.
 func All() []export.Exporter { return slices.Clone(all) }
