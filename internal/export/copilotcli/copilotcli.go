@@ -167,6 +167,12 @@ func read(ctx context.Context, path string) (store, error) {
 	}
 	defer db.Close()
 	r := &reader{ctx: ctx, db: db, path: path}
+	// The reference never looks at the version; a store of another one is
+	// still read with the version 4 layout, and said so.
+	var version sql.NullInt64
+	if db.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_version").Scan(&version) == nil && version.Valid && version.Int64 != 4 {
+		r.warn("schema version %d, read as version 4", version.Int64)
+	}
 	sessions, err := r.sessions()
 	if err != nil {
 		return store{}, fmt.Errorf("%s: reading the sessions table: %w", path, err)

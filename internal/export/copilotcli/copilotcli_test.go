@@ -244,6 +244,15 @@ func TestAStoreWithoutSessionsTableIsAnError(t *testing.T) {
 	}
 }
 
+func TestAnotherSchemaVersionIsReadAndSaidSo(t *testing.T) {
+	h, db := home(t)
+	newStore(t, db, schemaV4, fixture, []string{"INSERT INTO schema_version VALUES (5)"})
+	out := export1(t, exporttest.Env(h, nil), export.Options{})
+	if len(out.Sessions) != 5 || out.Warnings[0].Msg != "schema version 5, read as version 4" {
+		t.Errorf("sessions %d, warnings %q", len(out.Sessions), out.Warnings)
+	}
+}
+
 func TestMissingSideTablesAreWarnedOnce(t *testing.T) {
 	h, db := home(t)
 	newStore(t, db, []string{schemaV4[2], `INSERT INTO sessions (id, repository, summary, created_at) VALUES
