@@ -16,6 +16,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/embed"
 	"github.com/getbourdon/bourdon-go/internal/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/federation"
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/knowledge"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 )
@@ -55,7 +56,7 @@ func (f *docsFlags) readDocsConfig() error {
 	if f.config == "" {
 		return nil
 	}
-	data, err := os.ReadFile(f.config)
+	data, err := fsutil.ReadRegular(f.config, 1<<20)
 	if err != nil {
 		return fmt.Errorf("--docs-config: %w", err)
 	}

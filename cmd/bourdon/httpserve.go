@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/mcphttp"
 )
 
 // newLogger writes text logs to stderr, at warning level when quiet.
@@ -21,15 +23,11 @@ func newLogger(stderr io.Writer, quiet bool) *slog.Logger {
 // serveMCP serves handler at /mcp on ln until ctx ends, then shuts down.
 // Requests inherit ctx, so that stopping the server also ends long-lived
 // event streams instead of waiting for them.
-func serveMCP(ctx context.Context, ln net.Listener, handler http.Handler) error {
+func serveMCP(ctx context.Context, ln net.Listener, handler http.Handler, log *slog.Logger) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
-	hs := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
+	hs := mcphttp.Server(mux, mcphttp.ServerOptions{Logger: log})
+	hs.BaseContext = func(net.Listener) context.Context { return ctx }
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

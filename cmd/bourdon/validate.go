@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
 
@@ -22,7 +23,7 @@ are valid, 1 otherwise.`,
 			out := cmd.OutOrStdout()
 			bad := 0
 			for _, file := range files {
-				data, err := os.ReadFile(file)
+				data, err := fsutil.ReadRegular(file, library.MaxManifestBytes)
 				if err != nil {
 					fmt.Fprintf(out, "%s: %v\n", file, err)
 					bad++

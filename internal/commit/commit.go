@@ -155,6 +155,7 @@ const (
 	OpCommit   = "commit"
 	OpPromote  = "promote"
 	OpRollback = "rollback"
+	OpExport   = "export"
 )
 
 // commit is Commit, recording the write as op; stagedBy names the member
@@ -164,12 +165,11 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 	if err != nil {
 		return Result{}, err
 	}
-	unlock, err := fsutil.Lock(ctx, w.lockPath(req.AgentID))
+	unlock, err := w.lockAgent(ctx, req.AgentID)
 	if err != nil {
 		return Result{}, err
 	}
 	defer unlock()
-	w.sweepAgent(req.AgentID)
 
 	path := w.ManifestPath(req.AgentID)
 	before, beforeBytes, currentDigest, err := w.readCurrent(req.AgentID)
@@ -200,17 +200,41 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 		return res, nil
 	}
 	res.LastUpdated = textOf(m.Value(l5.KeyLastUpdated))
+	ch := Change{Op: op, Mode: req.Mode, StagedBy: stagedBy, Changes: c.describe()}
+	if err := w.writeManifest(req.AgentID, m, after, beforeBytes, currentDigest, now, ch, req.Provenance); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// lockAgent takes agent id's cross-process lock and removes the stale
+// temporary files it owns. Every write of a live manifest (commit,
+// promote, export, rollback) runs under it.
+func (w *Writer) lockAgent(ctx context.Context, id string) (unlock func(), err error) {
+	unlock, err = fsutil.Lock(ctx, w.lockPath(id))
+	if err != nil {
+		return nil, err
+	}
+	w.sweepAgent(id)
+	return unlock, nil
+}
+
+// writeManifest writes m (whose digest is digest) as agent id's manifest:
+// it archives the state it replaces (oldBytes, nil when there was none),
+// records ch as the change with the caller p, and remembers m for the next
+// read. The caller holds the agent's lock; m must not be modified after.
+func (w *Writer) writeManifest(id string, m *yaml11.Map, digest string, oldBytes []byte, oldDigest string, now time.Time, ch Change, p Provenance) error {
 	data, err := yaml11.Encode(m)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
-	ch := Change{Op: op, Mode: req.Mode, Digest: after, PreviousDigest: currentDigest, StagedBy: stagedBy, Changes: c.describe()}
-	if _, err := w.replace(req.AgentID, beforeBytes, currentDigest, data, now, ch, req.Provenance); err != nil {
-		w.forget(req.AgentID)
-		return Result{}, err
+	ch.Digest, ch.PreviousDigest = digest, oldDigest
+	if _, err := w.replace(id, oldBytes, oldDigest, data, now, ch, p); err != nil {
+		w.forget(id)
+		return err
 	}
-	w.remember(req.AgentID, data, m, after)
-	return res, nil
+	w.remember(id, data, m, digest)
+	return nil
 }
 
 // apply builds the manifest a validated request produces from before (the
@@ -411,7 +435,7 @@ func (e *CorruptError) Error() string {
 // readManifest reads the manifest at path; a missing file is (nil, nil,
 // nil), an unparseable one a *CorruptError.
 func readManifest(path string) (*yaml11.Map, []byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, l5.MaxManifestBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}

@@ -25,7 +25,7 @@ import (
 // Change is the provenance record of one write.
 type Change struct {
 	Time            string              `json:"time"`
-	Op              string              `json:"op"` // commit, rollback or promote
+	Op              string              `json:"op"` // commit, rollback, promote or export
 	AgentID         string              `json:"agent_id"`
 	Mode            string              `json:"mode,omitempty"`
 	Digest          string              `json:"digest"` // of the state this write produced
@@ -46,15 +46,19 @@ type Change struct {
 // notes.
 type batch [4]counts
 
-// describe lists the dedupe keys a commit added and updated, by kind.
+// describe lists the dedupe keys a write added, updated and removed, by
+// kind.
 func (c batch) describe() map[string][]string {
 	out := map[string][]string{}
-	for i, kind := range []rowKind{entities, sessions, workstreams, notes} {
+	for i, kind := range rowKinds {
 		if len(c[i].added) > 0 {
 			out[kind.key+"_added"] = readableKeys(c[i].added)
 		}
 		if len(c[i].updated) > 0 {
 			out[kind.key+"_updated"] = readableKeys(c[i].updated)
+		}
+		if len(c[i].removed) > 0 {
+			out[kind.key+"_removed"] = readableKeys(c[i].removed)
 		}
 	}
 	return out
@@ -229,7 +233,7 @@ func (w *Writer) versionPath(id, version string) string {
 // Changes returns the provenance records of an agent, oldest first. A torn
 // last line (a crash mid-append) is skipped.
 func (w *Writer) Changes(id string) ([]Change, error) {
-	f, err := os.Open(filepath.Join(w.historyDir(id), "provenance.jsonl"))
+	f, err := fsutil.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -289,13 +293,12 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 	if strings.ContainsAny(version, `/\`) || strings.HasPrefix(version, ".") || version == "" {
 		return nil, invalid("invalid version_id %s: pass a version_id from list_memory_versions", pyfmt.Quote(version))
 	}
-	unlock, err := fsutil.Lock(ctx, w.lockPath(id))
+	unlock, err := w.lockAgent(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	w.sweepAgent(id)
-	data, err := os.ReadFile(w.versionPath(id, version))
+	data, err := fsutil.ReadRegular(w.versionPath(id, version), l5.MaxManifestBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, invalid("no version %s of %s: pass a version_id from list_memory_versions", pyfmt.Quote(version), pyfmt.Quote(id))
 	}

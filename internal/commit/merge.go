@@ -53,6 +53,10 @@ var (
 	}
 )
 
+// rowKinds are the four kinds of rows, in the order of a request's rows
+// (entities, sessions, workstreams, notes).
+var rowKinds = [4]rowKind{entities, sessions, workstreams, notes}
+
 // normName is the reference's name key: str.strip().lower() of a string.
 func normName(v any) string {
 	s, _ := v.(string)
@@ -70,6 +74,7 @@ func pyStrOr(v any) string {
 // counts of one merge.
 type counts struct {
 	added, updated []string // dedupe keys, for provenance
+	removed        []string // an export's rows it no longer produces
 }
 
 // merge folds incoming rows into the list stored under kind.key in m,

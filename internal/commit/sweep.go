@@ -26,11 +26,12 @@ const staleTemp = time.Minute
 // directory of many archived versions is not listed on every commit.
 const sweepEvery = time.Minute
 
-// sweepAgent removes stale temporary files of agent id's manifest and of
-// its archived versions. The caller holds the agent's lock.
+// sweepAgent removes stale temporary files of agent id's manifest, of
+// its archived versions and of its export bookkeeping. The caller holds the agent's lock.
 func (w *Writer) sweepAgent(id string) {
 	w.sweep(filepath.Join(w.root, "agents"), id+".l5.yaml.")
 	w.sweep(filepath.Join(w.historyDir(id), "versions"), "")
+	w.sweep(w.ExportsDir(), id+".") // the export's record and the runner's cache
 }
 
 // sweep removes, at most once per sweepEvery for each directory, the

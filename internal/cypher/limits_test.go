@@ -167,3 +167,41 @@ func TestDeadlineDuringTheRun(t *testing.T) {
 		t.Fatalf("stopped %v after the start", d)
 	}
 }
+
+// TestOutputIsBounded: a result's size is counted against a budget, like
+// the work and the time of a run; literals and parameters are bounded too.
+func TestOutputIsBounded(t *testing.T) {
+	g, err := graphgen.Generate(3000, 6000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lit := strings.Repeat("x", MaxLiteralBytes)
+	res, err := Run(t.Context(), g, "MATCH (n) RETURN '"+lit+"' AS s", nil, Options{Limit: MaxLimit, Timeout: time.Minute})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindBudget || !strings.Contains(e.Msg, "output budget") {
+		t.Fatalf("1000 rows of a 4 KiB literal: err = %v, res rows = %v", err, res != nil)
+	}
+	// Escapes count: 200 rows of 2,000 '<' are 2.4 MB of JSON.
+	_, err = Run(t.Context(), g, "MATCH (n) RETURN $s AS s", map[string]any{"s": strings.Repeat("<", 2000)}, Options{Limit: 200})
+	if !errors.As(err, &e) || e.Kind != KindBudget {
+		t.Errorf("escaped text: err = %v", err)
+	}
+	// Whole nodes within the budget are fine; the same under a small one is not.
+	if _, err := Run(t.Context(), g, "MATCH (n) RETURN n", nil, Options{Limit: 50}); err != nil {
+		t.Errorf("50 nodes: %v", err)
+	}
+	if _, err := Run(t.Context(), g, "MATCH (n) RETURN n", nil, Options{Limit: 50, MaxOutputBytes: 2000}); !errors.As(err, &e) || e.Kind != KindBudget {
+		t.Errorf("50 nodes in 2,000 bytes: err = %v", err)
+	}
+	// Sorting many rows is not output: only the returned rows count.
+	if _, err := Run(t.Context(), g, "MATCH (n) RETURN n.uid ORDER BY n.uid LIMIT 10", nil, Options{MaxOutputBytes: 4000}); err != nil {
+		t.Errorf("sorted, 10 rows returned: %v", err)
+	}
+	if _, err := Run(t.Context(), g, "RETURN '"+lit+"x' AS s", nil, Options{}); !errors.As(err, &e) || e.Kind != KindLimit || !strings.Contains(e.Msg, "string literal") {
+		t.Errorf("a literal over the maximum: err = %v", err)
+	}
+	big := []any{strings.Repeat("p", MaxParamBytes/2), strings.Repeat("q", MaxParamBytes/2)}
+	if _, err := Run(t.Context(), g, "MATCH (n) WHERE n.uid IN $l RETURN n.uid", map[string]any{"l": big}, Options{}); !errors.As(err, &e) || e.Kind != KindLimit || !strings.Contains(e.Msg, "parameters") {
+		t.Errorf("parameters over the maximum: err = %v", err)
+	}
+}

@@ -40,10 +40,12 @@ type executor struct {
 	env    []binding
 	// used holds the relationships of the current match, which a clause
 	// may not use twice; bases[i] is where clause i's begin.
-	used     []edgeRef
-	bases    []int
-	hits     []int // matches completed per clause, for OPTIONAL MATCH
-	budget   int
+	used   []edgeRef
+	bases  []int
+	hits   []int // matches completed per clause, for OPTIONAL MATCH
+	budget int
+	// output is the output budget, in bytes of the result's JSON.
+	output   int
 	expanded int
 	// visible hides nodes from the run (Options.Visible); nil hides none.
 	// hidden counts the expansions that met a hidden node: they count

@@ -193,6 +193,9 @@ func (p *parser) atom() (expr, error) {
 	switch t.kind {
 	case tString:
 		p.next()
+		if len(t.text) > MaxLiteralBytes {
+			return nil, p.errorf(KindLimit, t.pos, "pass long text as a parameter, or match on a shorter part of it", "a string literal of %d bytes is over the maximum of %d", len(t.text), MaxLiteralBytes)
+		}
 		return &literal{pos: t.pos, val: t.text}, nil
 	case tInt:
 		p.next()

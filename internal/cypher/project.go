@@ -230,10 +230,14 @@ func (p *projector) finish(x *executor, limit, queryLimit int) ([][]any, bool, e
 	truncated := len(p.rows) > limit
 	p.rows = p.rows[:min(limit, len(p.rows))]
 	out := make([][]any, len(p.rows))
+	size := 0
 	for i, r := range p.rows {
 		out[i] = make([]any, len(r.cols))
 		for j, c := range r.cols {
 			out[i][j] = toJSON(x.g, c)
+			if size += jsonSize(out[i][j]) + 1; size > x.output {
+				return nil, false, outputError(x.output)
+			}
 		}
 	}
 	return out, truncated, nil

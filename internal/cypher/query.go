@@ -29,6 +29,15 @@ const (
 	DefaultExpansionBudget = 1_000_000
 	// MaxQueryLength is the longest query text Parse accepts, in bytes.
 	MaxQueryLength = 64 << 10
+	// MaxLiteralBytes is the longest string literal a query may hold.
+	MaxLiteralBytes = 4 << 10
+	// MaxParamBytes bounds the parameters of a run, all together, in the
+	// bytes of their values.
+	MaxParamBytes = 64 << 10
+	// DefaultMaxOutputBytes is the output budget when
+	// Options.MaxOutputBytes is zero: about the size of the result's
+	// JSON. A single row of full nodes is a few KiB.
+	DefaultMaxOutputBytes = 1 << 20
 )
 
 // Options bound one run of a query. The zero Options means the defaults.
@@ -43,6 +52,11 @@ type Options struct {
 	// plus the edges it examines while matching, whatever their type.
 	// DefaultExpansionBudget when zero.
 	ExpansionBudget int
+	// MaxOutputBytes bounds the size of the result (the rows it keeps
+	// while running, and the JSON it returns): DefaultMaxOutputBytes when
+	// zero. Going over it is an error of KindBudget, never a silently
+	// shortened result.
+	MaxOutputBytes int
 	// Visible, when set, hides the nodes for which it returns false: the
 	// query never matches them, never walks through them and never
 	// returns them, as if they and their edges were not in the graph.
@@ -123,6 +137,13 @@ func Run(ctx context.Context, g *graph.Graph, src string, params map[string]any,
 
 const narrowHint = "narrow the query: start from a node given by uid, as in (n {uid: $uid}), add labels, name fewer relationship types, lower the maximum depth, or add a LIMIT"
 
+// outputError reports a result over its output budget.
+func outputError(budget int) error {
+	return &Error{Kind: KindBudget,
+		Msg:  fmt.Sprintf("the result would be more than its output budget of %d bytes", budget),
+		Hint: "return fewer or smaller columns (a uid or a title instead of whole nodes, no long text), add a LIMIT, or page with SKIP"}
+}
+
 func budgetMsg(budget int) string {
 	return fmt.Sprintf("the query needed more than its expansion budget of %d scanned nodes and examined edges", budget)
 }
@@ -160,6 +181,7 @@ func (q *Query) Run(ctx context.Context, g *graph.Graph, params map[string]any, 
 		bases:   make([]int, len(q.ast.clauses)),
 		hits:    make([]int, len(q.ast.clauses)),
 		budget:  opts.ExpansionBudget,
+		output:  opts.MaxOutputBytes,
 		visible: opts.Visible,
 	}
 	skip, err := q.count(x, q.ast.ret.skip, 0)
@@ -205,6 +227,11 @@ func (o Options) withDefaults() (Options, error) {
 		return o, &Error{Kind: KindLimit, Msg: "negative timeout"}
 	case o.ExpansionBudget < 0:
 		return o, &Error{Kind: KindLimit, Msg: "negative expansion budget"}
+	case o.MaxOutputBytes < 0:
+		return o, &Error{Kind: KindLimit, Msg: "negative output budget"}
+	}
+	if o.MaxOutputBytes == 0 {
+		o.MaxOutputBytes = DefaultMaxOutputBytes
 	}
 	if o.Limit == 0 {
 		o.Limit = DefaultLimit
@@ -223,6 +250,7 @@ func (o Options) withDefaults() (Options, error) {
 func (q *Query) bind(params map[string]any) (map[string]any, error) {
 	var missing []string
 	bound := make(map[string]any, len(q.params))
+	size := 0
 	for _, name := range q.params {
 		v, ok := params[name]
 		if !ok {
@@ -232,6 +260,9 @@ func (q *Query) bind(params map[string]any) (map[string]any, error) {
 		n, ok := normalize(v)
 		if !ok {
 			return nil, &Error{Kind: KindParam, Msg: fmt.Sprintf("parameter $%s is a %T, which a query cannot hold", name, v), Hint: "pass strings, numbers, booleans, null, and lists and maps of them"}
+		}
+		if size += jsonSize(n); size > MaxParamBytes {
+			return nil, &Error{Kind: KindLimit, Msg: fmt.Sprintf("the parameters are more than %d bytes", MaxParamBytes), Hint: "pass fewer or shorter values; match on uids rather than long text"}
 		}
 		bound[name] = n
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/endpoint"
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
 
@@ -116,12 +116,15 @@ func DefaultL2Config() L2Config {
 // l2Keys are the keys of a configuration file.
 var l2Keys = []string{"enabled", "endpoint", "protocol", "tool_name", "top_k", "timeout_seconds", "token_env"}
 
+// maxConfigBytes bounds an L2 configuration file.
+const maxConfigBytes = 1 << 20
+
 // LoadFile reads a YAML (or JSON) configuration file over c:
 // enabled, endpoint, protocol, tool_name, top_k, timeout_seconds,
 // token_env. An unknown key or a value of the wrong type is an error that
 // names it.
 func (c L2Config) LoadFile(path string) (L2Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, maxConfigBytes)
 	if err != nil {
 		return c, fmt.Errorf("L2 config: %w", err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 )
 
 // MaxFileSize is the largest file Load reads; a larger one is a schema
@@ -50,7 +52,10 @@ type textFile struct {
 // file that is not regular, larger than MaxFileSize, or not UTF-8 text is
 // an error.
 func (r *root) read(rel string) (textFile, error) {
-	f, err := r.fs.Open(filepath.FromSlash(rel))
+	f, err := fsutil.OpenRegularIn(r.fs, filepath.FromSlash(rel))
+	if fsutil.IsNotRegular(err) {
+		return textFile{}, errors.New("not a regular file")
+	}
 	if err != nil {
 		return textFile{}, unwrapPathError(err)
 	}

@@ -66,12 +66,15 @@ type Tracker struct {
 	err   error
 }
 
+// maxStateBytes bounds the watermark file.
+const maxStateBytes = 4 << 20
+
 // Open reads the watermark file at path; a missing file is an empty
 // state. A file that cannot be read leaves the tracker without verdicts
 // (and never overwritten) until it is fixed or removed.
 func Open(path string) *Tracker {
 	t := &Tracker{path: path, Now: time.Now}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, maxStateBytes)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		t.state = &state{Version: 1, Surfaces: map[string]*mark{}}

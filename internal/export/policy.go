@@ -1,115 +1,90 @@
 package export
 
 import (
-	"slices"
-	"time"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
-// Visibility levels as rows carry them.
-const (
-	Public  = "public"
-	Team    = "team"
-	Private = "private"
-)
-
-// Resolve returns the visibility of a row whose own visibility is own ("" for
-// none) and whose tags are tags, with the reference's precedence: a tag in
-// PrivateTags makes it private whatever it says, then its own visibility,
-// then a tag in TeamTags makes it team, then the policy's default (public
-// when the policy has none). Tags match exactly, as in the reference.
-func (p *Policy) Resolve(own string, tags []string) string {
-	if p == nil {
-		if own != "" {
-			return own
+// Level resolves the visibility of a row with the policy, in the
+// reference's order: a private tag makes the row private whatever else it
+// says; then the row's own visibility (own) when it has one; then a team
+// tag makes it team; then the policy's default (team when the policy has
+// none). An own visibility that is not one of the three names counts as
+// private (fail closed). Tags match without regard to case, so a
+// "Personal" tag withholds a row as "personal" does.
+func (p Policy) Level(own string, tags []string) string {
+	if hasTag(tags, p.PrivateTags) {
+		return visibility.Private.String()
+	}
+	if strings.TrimSpace(own) != "" {
+		l, ok := visibility.Parse(own)
+		if !ok {
+			return visibility.Private.String()
 		}
-		return Public
+		return l.String()
 	}
-	for _, t := range tags {
-		if slices.Contains(p.PrivateTags, t) {
-			return Private
-		}
+	if hasTag(tags, p.TeamTags) {
+		return visibility.Team.String()
 	}
-	if own != "" {
-		return own
+	if l, ok := visibility.Parse(p.Default); ok {
+		return l.String()
 	}
-	for _, t := range tags {
-		if slices.Contains(p.TeamTags, t) {
-			return Team
-		}
-	}
-	if p.Default != "" {
-		return p.Default
-	}
-	return Public
+	return visibility.Team.String()
 }
 
-// ApplyPolicy stamps every row with the level Resolve gives it under the
-// output's policy, and drops the entities that resolve to private, as the
-// reference's federation filter does. (The reference only drops; it never
-// writes the level into the rows, so a row without one reads as public.)
-// Sessions have no tags: theirs is their own visibility or the default.
-func (o *Output) ApplyPolicy() {
-	kept := o.Entities[:0]
-	for _, e := range o.Entities {
-		e.Visibility = o.Policy.Resolve(e.Visibility, e.Tags)
-		if e.Visibility != Private {
+// StampEntities writes every entity's resolved level into its Visibility
+// and returns the entities that are not private, in order. (The reference
+// drops private entities too, but leaves the others unstamped, which
+// readers take as public.)
+func (p Policy) StampEntities(es []Entity) []Entity {
+	kept := es[:0:0]
+	for _, e := range es {
+		e.Visibility = p.Level(e.Visibility, e.Tags)
+		if e.Visibility != visibility.Private.String() {
 			kept = append(kept, e)
 		}
 	}
-	clear(o.Entities[len(kept):])
-	o.Entities = kept
-	for i := range o.Sessions {
-		o.Sessions[i].Visibility = o.Policy.Resolve(o.Sessions[i].Visibility, nil)
-	}
+	return kept
 }
 
-// Keeps reports whether a session passes the --since filter: always when
-// Since is zero; otherwise when its instant at is not before Since, or,
-// when only its day is known (at is zero), when day is not before Since's
-// UTC day. A session with neither is kept, as the reference keeps undated
-// sessions.
-func (o Options) Keeps(at time.Time, day string) bool {
-	switch {
-	case o.Since.IsZero():
-		return true
-	case !at.IsZero():
-		return !at.Before(o.Since)
-	case day != "":
-		return day >= o.Since.UTC().Format(time.DateOnly)
-	}
-	return true
-}
-
-// Day returns the date an ISO 8601 text starts with ("2026-11-02" for
-// "2026-11-02T09:00:00.000Z", the day as written, offset kept, as the
-// reference takes it), or "" when it does not start with a real date.
-func Day(s string) string {
-	if len(s) < 10 {
-		return ""
-	}
-	if _, err := time.Parse(time.DateOnly, s[:10]); err != nil {
-		return ""
-	}
-	return s[:10]
-}
-
-// timeLayouts are the timestamp forms the native stores write.
-var timeLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999",
-	time.DateOnly,
-}
-
-// Instant parses an ISO 8601 timestamp (RFC 3339, with or without a zone,
-// with a space or a T, or a bare date); one without a zone is UTC. It
-// returns the zero time when s is none of these.
-func Instant(s string) time.Time {
-	for _, l := range timeLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t
+// StampSessions writes every session's resolved level (its own
+// visibility, else the policy's default; sessions have no tags) into its
+// Visibility and returns the sessions that are not private, in order: a
+// private row never leaves an exporter, whatever its kind.
+func (p Policy) StampSessions(ss []Session) []Session {
+	kept := ss[:0:0]
+	for _, s := range ss {
+		s.Visibility = p.Level(s.Visibility, nil)
+		if s.Visibility != visibility.Private.String() {
+			kept = append(kept, s)
 		}
 	}
-	return time.Time{}
+	return kept
+}
+
+func hasTag(tags, set []string) bool {
+	for _, t := range tags {
+		for _, s := range set {
+			if strings.EqualFold(strings.TrimSpace(t), s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ExcludeMarker is the name of a file (its content does not matter) that
+// keeps an exporter out of the directory holding it: a Claude Code
+// project's memory directory, a claude-brain project, an automation's
+// directory. It is how a person keeps one project out of the library
+// without touching the agent's own files.
+const ExcludeMarker = ".bourdon-exclude"
+
+// Excluded reports whether dir holds an ExcludeMarker.
+func Excluded(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ExcludeMarker))
+	return err == nil
 }

@@ -1,99 +1,65 @@
 package export
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
-	"time"
 )
 
-func TestResolveFollowsTheReferencePrecedence(t *testing.T) {
-	p := &Policy{Default: Team, PrivateTags: []string{"personal"}, TeamTags: []string{"workspace"}}
+func TestPolicyLevelFollowsTheReferenceOrder(t *testing.T) {
+	p := Policy{Default: "public", PrivateTags: []string{"personal", "credential"}, TeamTags: []string{"internal-roadmap"}}
 	for _, c := range []struct {
 		own  string
 		tags []string
 		want string
 	}{
-		{Public, []string{"personal"}, Private}, // private tags beat an explicit level
-		{Public, []string{"workspace"}, Public}, // an explicit level beats team tags
-		{"", []string{"workspace"}, Team},
-		{"", nil, Team},
-		{"", []string{"Personal"}, Team}, // tags match exactly
+		{"", nil, "public"},
+		{"", []string{"internal-roadmap"}, "team"},
+		{"public", []string{"internal-roadmap"}, "public"}, // own beats team tags
+		{"public", []string{"personal"}, "private"},        // private tags beat everything
+		{"", []string{"Personal "}, "private"},             // tags match without case
+		{"Team", nil, "team"},
+		{"confidential", nil, "private"}, // unknown names fail closed
 	} {
-		if got := p.Resolve(c.own, c.tags); got != c.want {
-			t.Errorf("Resolve(%q, %q) = %q, want %q", c.own, c.tags, got, c.want)
+		if got := p.Level(c.own, c.tags); got != c.want {
+			t.Errorf("Level(%q, %v) = %q, want %q", c.own, c.tags, got, c.want)
 		}
 	}
-	if got := (*Policy)(nil).Resolve("", nil); got != Public {
-		t.Errorf("no policy: %q", got)
-	}
-	if got := (&Policy{}).Resolve("", nil); got != Public {
-		t.Errorf("no default: %q", got)
+	if got := (Policy{}).Level("", nil); got != "team" {
+		t.Errorf("a policy without a default resolves to %q, want team", got)
 	}
 }
 
-func TestApplyPolicyStampsEveryRowAndDropsPrivateEntities(t *testing.T) {
-	o := &Output{
-		Policy: &Policy{Default: Team, PrivateTags: []string{"credential"}},
-		Entities: []Entity{
-			{Name: "a"},
-			{Name: "b", Tags: []string{"credential"}},
-			{Name: "c", Visibility: Public},
-		},
-		Sessions: []Session{{Date: "2026-11-02"}, {Date: "2026-11-03", Visibility: Private}},
+func TestStampDropsPrivateEntitiesAndStampsTheRest(t *testing.T) {
+	p := Policy{Default: "team", PrivateTags: []string{"personal"}}
+	in := []Entity{{Name: "a"}, {Name: "b", Tags: []string{"personal"}}, {Name: "c", Visibility: "public"}, {Name: "d", Visibility: "private"}}
+	got := p.StampEntities(in)
+	var names, levels []string
+	for _, e := range got {
+		names, levels = append(names, e.Name), append(levels, e.Visibility)
 	}
-	o.ApplyPolicy()
-	if len(o.Entities) != 2 || o.Entities[0].Visibility != Team || o.Entities[1].Name != "c" || o.Entities[1].Visibility != Public {
-		t.Errorf("entities = %+v", o.Entities)
+	if !slices.Equal(names, []string{"a", "c"}) || !slices.Equal(levels, []string{"team", "public"}) {
+		t.Errorf("kept %v with %v", names, levels)
 	}
-	if o.Sessions[0].Visibility != Team || o.Sessions[1].Visibility != Private {
-		t.Errorf("sessions = %+v", o.Sessions)
+	if in[0].Visibility != "" {
+		t.Error("the input was modified")
 	}
-}
-
-func TestKeepsReadsSinceAsAnInstant(t *testing.T) {
-	since := time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC)
-	o := Options{Since: since}
-	for _, c := range []struct {
-		at   time.Time
-		day  string
-		want bool
-	}{
-		{since, "", true},
-		{since.Add(-time.Second), "2026-11-10", false}, // the instant decides when known
-		{time.Time{}, "2026-11-10", true},
-		{time.Time{}, "2026-11-09", false},
-		{time.Time{}, "", true},
-	} {
-		if got := o.Keeps(c.at, c.day); got != c.want {
-			t.Errorf("Keeps(%v, %q) = %v", c.at, c.day, got)
-		}
-	}
-	if !(Options{}).Keeps(time.Time{}, "1999-01-01") {
-		t.Error("no since keeps everything")
+	ss := p.StampSessions([]Session{{Date: "2026-11-05"}, {Date: "2026-11-06", Visibility: "private"}, {Date: "2026-11-07", Visibility: "public"}})
+	if len(ss) != 2 || ss[0].Visibility != "team" || ss[1].Visibility != "public" {
+		t.Errorf("sessions: %+v", ss)
 	}
 }
 
-func TestDayAndInstant(t *testing.T) {
-	for in, want := range map[string]string{
-		"2026-11-02T09:00:00.000Z":  "2026-11-02",
-		"2026-11-06T00:30:00+01:00": "2026-11-06",
-		"2026-11-02 09:00:00":       "2026-11-02",
-		"2026-13-02T09:00:00Z":      "",
-		"yesterday":                 "",
-		"":                          "",
-	} {
-		if got := Day(in); got != want {
-			t.Errorf("Day(%q) = %q, want %q", in, got, want)
-		}
+func TestExcludeMarker(t *testing.T) {
+	dir := t.TempDir()
+	if Excluded(dir) {
+		t.Error("no marker yet")
 	}
-	for in, want := range map[string]time.Time{
-		"2026-11-02T09:00:00.000Z":  time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC),
-		"2026-11-06T00:30:00+01:00": time.Date(2026, 11, 5, 23, 30, 0, 0, time.UTC),
-		"2026-11-02 09:00:00":       time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC),
-		"2026-11-02":                time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
-		"soon":                      {},
-	} {
-		if got := Instant(in); !got.Equal(want) {
-			t.Errorf("Instant(%q) = %v, want %v", in, got, want)
-		}
+	if err := os.WriteFile(filepath.Join(dir, ExcludeMarker), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !Excluded(dir) {
+		t.Error("the marker is not seen")
 	}
 }

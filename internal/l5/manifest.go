@@ -31,6 +31,10 @@ const (
 	KeyVisibilityPolicy = "visibility_policy"
 )
 
+// MaxManifestBytes bounds the size of one manifest file: readers refuse a
+// larger one.
+const MaxManifestBytes = 64 << 20
+
 // AgentTypes is the closed list of agent.type values in the L5 schema, in
 // schema order.
 var AgentTypes = []string{

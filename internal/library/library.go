@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
@@ -29,7 +29,7 @@ const ManifestSuffix = ".l5.yaml"
 
 // MaxManifestBytes bounds the size of one manifest file. A larger file is
 // skipped with a warning instead of being read into memory.
-const MaxManifestBytes = 64 << 20
+const MaxManifestBytes = l5.MaxManifestBytes
 
 // DefaultPath returns the default library, ~/agent-library.
 func DefaultPath() string {
@@ -312,7 +312,7 @@ func (l *Library) loadFile(name string) loadResult {
 	warn := func(line int, format string, args ...any) loadResult {
 		return loadResult{warnings: []Warning{{File: path, Line: line, Message: fmt.Sprintf(format, args...)}}}
 	}
-	data, err := readCapped(path, MaxManifestBytes)
+	data, err := fsutil.ReadRegular(path, MaxManifestBytes)
 	if err != nil {
 		return warn(0, "cannot read: %v", err)
 	}
@@ -340,22 +340,6 @@ func kindOf(v any) string {
 		return "a list"
 	}
 	return "a single value"
-}
-
-func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("larger than %d MiB", limit>>20)
-	}
-	return data, nil
 }
 
 // publish builds a new snapshot from l.files. Files are taken in sorted

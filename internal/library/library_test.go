@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -254,5 +255,19 @@ func TestReloadContextReportsProgressAndHonoursCancellation(t *testing.T) {
 	}
 	if entityOf(t, l.Snapshot(), "a") != "Changed" {
 		t.Error("the next call must still see the change")
+	}
+}
+
+// TestAFIFOIsSkippedNotWaitedFor: opening a named pipe without a writer
+// blocks; the library must pass it by and load the rest.
+func TestAFIFOIsSkippedNotWaitedFor(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "codex.l5.yaml", manifest("codex", "Payments API"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "agents", "pipe.l5.yaml"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	s := open(t, dir).Snapshot()
+	if s.Len() != 1 {
+		t.Errorf("the rest of the library must load: %d agents", s.Len())
 	}
 }

@@ -50,6 +50,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !a.Configured() {
+			refuse(w)
 			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
 			return
 		}
@@ -73,6 +74,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 }
 
 func unauthorized(w http.ResponseWriter, msg string) {
+	refuse(w)
 	w.Header().Set("WWW-Authenticate", `Bearer realm="bourdon"`)
 	jsonError(w, http.StatusUnauthorized, msg)
 }

@@ -198,7 +198,7 @@ func (s *Server) registerQueryGraph() {
 	docsTool(s, &mcp.Tool{
 		Name: "query_graph",
 		Description: "A bounded, read-only query of the property graph in an openCypher subset. Writes, procedure calls, unknown labels or edge types, unbounded or deeper than 4 variable-length paths are refused; " +
-			"rows are capped (100 by default, 1000 at most, with truncated), and a query that runs over 250 ms or its expansion budget fails with an error saying how to narrow it.",
+			"rows are capped (100 by default, 1000 at most, with truncated), and a query that runs over 250 ms or its expansion budget, or whose rows come to more than 1 MiB of JSON, fails with an error saying how to narrow it.",
 	}, map[string]any{"limit": cypher.DefaultLimit}, func(ctx context.Context, in queryGraphIn, v view) (*cypher.Result, error) {
 		if in.Limit < 1 || in.Limit > cypher.MaxLimit {
 			return nil, fmt.Errorf("limit %d: use 1 to %d", in.Limit, cypher.MaxLimit)

@@ -13,7 +13,6 @@ package peer
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/getbourdon/bourdon-go/internal/endpoint"
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 )
 
 // DefaultTokenEnv is the variable holding the bearer token sent to a peer
@@ -78,20 +78,15 @@ func LoadFile(path string) ([]Peer, error) {
 }
 
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("peers file %s does not exist; create it (see docs/peers.md) or drop the option", path)
-		}
-		return nil, fmt.Errorf("peers file: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("peers file %s: %w", path, err)
-	}
-	if len(data) > maxConfigBytes {
+	data, err := fsutil.ReadRegular(path, maxConfigBytes)
+	var tl *fsutil.TooLargeError
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("peers file %s does not exist; create it (see docs/peers.md) or drop the option", path)
+	case errors.As(err, &tl):
 		return nil, fmt.Errorf("peers file %s is over %d bytes", path, maxConfigBytes)
+	case err != nil:
+		return nil, fmt.Errorf("peers file: %w", err)
 	}
 	return data, nil
 }

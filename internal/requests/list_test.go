@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -176,5 +177,28 @@ func TestOpenRefusesAFile(t *testing.T) {
 	}
 	if page, err := s.List(Filter{}); err != nil || page.Total != 0 {
 		t.Errorf("an absent folder: %+v %v", page, err)
+	}
+}
+
+// TestAFIFOInTheStoreIsAProblemNotAHang: a named pipe among the request
+// files used to block listing and reading forever.
+func TestAFIFOInTheStoreIsAProblemNotAHang(t *testing.T) {
+	s := newStore(t)
+	r := accepted(t, s)
+	if err := syscall.Mkfifo(filepath.Join(s.Root(), "REQ-2026-0009.yaml"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	page, err := s.List(Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Requests) != 1 || page.Requests[0].ID != r.ID {
+		t.Errorf("requests %v", page.Requests)
+	}
+	if len(page.Problems) != 1 || !strings.Contains(page.Problems[0].Message, "not a regular file (a named pipe)") {
+		t.Errorf("problems %v", page.Problems)
+	}
+	if _, err := s.Get("REQ-2026-0009"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("get: %v", err)
 	}
 }

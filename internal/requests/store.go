@@ -75,21 +75,14 @@ func (s *Store) lock(ctx context.Context, name string) (func(), error) {
 	return fsutil.Lock(ctx, filepath.Join(s.root, ".locks", name+".lock"))
 }
 
-// readBounded reads a file of at most MaxFileBytes.
+// readBounded reads a regular file of at most MaxFileBytes.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileBytes {
+	data, err := fsutil.ReadRegular(path, MaxFileBytes)
+	var tl *fsutil.TooLargeError
+	if errors.As(err, &tl) {
 		return nil, fmt.Errorf("%s is larger than %d bytes", filepath.Base(path), MaxFileBytes)
 	}
-	return data, nil
+	return data, err
 }
 
 // decodeFile reads a YAML file into v, refusing unknown fields and extra

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 )
 
 // AuditEnv names the environment variable that overrides the audit log
@@ -220,7 +222,7 @@ type AuditFilter struct {
 // unparseable lines, such as a torn last line, are skipped. A missing log
 // has no entries.
 func (a *Audit) Entries(f AuditFilter) ([]Entry, error) {
-	file, err := os.Open(a.path)
+	file, err := fsutil.OpenRegular(a.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -189,7 +189,7 @@ func (r *Registry) unreadable(err error) error {
 // readRegistry reads and parses the file, returning the stamp of exactly
 // the bytes it parsed. A missing file is an empty registry.
 func readRegistry(path string) (*registryDoc, stamp, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &registryDoc{}, stamp{}, nil
 	}

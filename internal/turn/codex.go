@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 )
 
 // Reading recent Codex threads without SQLite.
@@ -310,7 +312,7 @@ func rolloutMeta(path string) (id string, cwd *string, ok bool) {
 	if len(base) >= 36 {
 		id = base[len(base)-36:]
 	}
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return id, nil, false
 	}
@@ -357,7 +359,7 @@ func rolloutMeta(path string) (id string, cwd *string, ok bool) {
 // readJSONLTail calls fn for every complete line of the last n bytes of a
 // JSON Lines file.
 func readJSONLTail(path string, n int64, fn func([]byte)) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/redact"
 )
@@ -264,7 +265,7 @@ func headBranch(path string) *string {
 
 // readHead reads at most n bytes of a file.
 func readHead(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

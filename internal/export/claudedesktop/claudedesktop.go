@@ -33,6 +33,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
 // surface is what differs between the two exporters.
@@ -120,7 +121,7 @@ var projectHints = []string{
 
 func (x Exporter) policy() *export.Policy {
 	return &export.Policy{
-		Default:     export.Team,
+		Default:     visibility.Team.String(),
 		PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
 		TeamTags:    []string{"claude-desktop", x.s.teamTag, "agent-surface", "workspace"},
 	}
@@ -639,7 +640,7 @@ func (x Exporter) Export(_ context.Context, env *export.Env, opts export.Options
 		maxMCP, maxTools, maxSkills = max(maxMCP, c.MCPTools), max(maxTools, c.Tools), max(maxSkills, c.Skills)
 		lastSeen = max(lastSeen, c.Date)
 		out.Sessions = append(out.Sessions, export.Session{
-			Date: c.Date, Cwd: c.Cwd, ProjectFocus: c.Projects, KeyActions: x.keyActions(c), Visibility: export.Team,
+			Date: c.Date, Cwd: c.Cwd, ProjectFocus: c.Projects, KeyActions: x.keyActions(c), Visibility: visibility.Team.String(),
 		})
 	}
 	out.Capabilities = []string{x.s.id, fmt.Sprintf("mcp-tools:%d", maxMCP)}
@@ -652,7 +653,7 @@ func (x Exporter) Export(_ context.Context, env *export.Env, opts export.Options
 
 	out.Entities = []export.Entity{{
 		Name: x.s.entityName, Type: "agent-surface", Summary: export.NativeText(x.s.entitySummary, 260),
-		LastTouched: lastSeen, Tags: []string{"claude-desktop", x.s.teamTag, "agent-surface"}, Visibility: export.Team,
+		LastTouched: lastSeen, Tags: []string{"claude-desktop", x.s.teamTag, "agent-surface"}, Visibility: visibility.Team.String(),
 	}}
 	seen := map[string]bool{x.s.entityName: true}
 	for _, c := range convs {
@@ -661,12 +662,13 @@ func (x Exporter) Export(_ context.Context, env *export.Env, opts export.Options
 				seen[p] = true
 				out.Entities = append(out.Entities, export.Entity{
 					Name: p, Type: "project", Summary: x.s.projectSummary, LastTouched: c.Date,
-					Tags: []string{"claude-desktop", x.s.teamTag, "project"}, Visibility: export.Team,
+					Tags: []string{"claude-desktop", x.s.teamTag, "project"}, Visibility: visibility.Team.String(),
 				})
 			}
 		}
 	}
-	out.ApplyPolicy()
+	out.Entities = out.Policy.StampEntities(out.Entities)
+	out.Sessions = out.Policy.StampSessions(out.Sessions)
 	return out, nil
 }
 

@@ -53,13 +53,15 @@ func (f fx) state(rel string, st map[string]any) string {
 		f.t.Fatal(err)
 	}
 	p := filepath.Join(f.store, filepath.FromSlash(rel))
-	exporttest.Write(f.t, p, data, fileTime)
+	exporttest.Write(f.t, p, string(data))
+	exporttest.Touch(f.t, p, fileTime)
 	return p
 }
 
 func (f fx) raw(rel string, data []byte) string {
 	p := filepath.Join(f.store, filepath.FromSlash(rel))
-	exporttest.Write(f.t, p, data, fileTime)
+	exporttest.Write(f.t, p, string(data))
+	exporttest.Touch(f.t, p, fileTime)
 	return p
 }
 
@@ -218,10 +220,10 @@ func warnings(store string, out *export.Output) []string {
 }
 
 func TestCodeGolden(t *testing.T) {
-	h := t.TempDir()
-	f := codeFixture(t, filepath.Join(h, ".config", "Claude"))
-	out := run(t, Code, exporttest.Env(h, nil), export.Options{})
-	exporttest.Golden(t, "testdata/claude-desktop-code.golden.yaml", out)
+	env := exporttest.Env(t, nil)
+	f := codeFixture(t, filepath.Join(env.Home, ".config", "Claude"))
+	out := run(t, Code, env, export.Options{})
+	exporttest.Golden(t, "claude-desktop-code", out, env.Home)
 	want := []string{
 		"acct-1/org-1/local_bad-array.json: skipped: not a JSON object",
 		"acct-1/org-1/local_bad-bytes.json: skipped: not valid UTF-8",
@@ -233,10 +235,10 @@ func TestCodeGolden(t *testing.T) {
 }
 
 func TestCoworkGolden(t *testing.T) {
-	h := t.TempDir()
-	f := coworkFixture(t, filepath.Join(h, ".config", "Claude"))
-	out := run(t, Cowork, exporttest.Env(h, nil), export.Options{})
-	exporttest.Golden(t, "testdata/claude-desktop-cowork.golden.yaml", out)
+	env := exporttest.Env(t, nil)
+	f := coworkFixture(t, filepath.Join(env.Home, ".config", "Claude"))
+	out := run(t, Cowork, env, export.Options{})
+	exporttest.Golden(t, "claude-desktop-cowork", out, env.Home)
 	want := []string{
 		"acct-1/org-1/local_r2/audit.jsonl:2: line skipped: not a JSON object",
 		"acct-1/org-2/local_r5.json: skipped: not JSON",
@@ -249,13 +251,13 @@ func TestCoworkGolden(t *testing.T) {
 // TestSentinelsNeverLeak checks the manifest, the warnings and the saved
 // cache of both surfaces.
 func TestSentinelsNeverLeak(t *testing.T) {
-	h := t.TempDir()
-	desktop := filepath.Join(h, ".config", "Claude")
+	env := exporttest.Env(t, nil)
+	desktop := filepath.Join(env.Home, ".config", "Claude")
 	codeFixture(t, desktop)
 	coworkFixture(t, desktop)
 	for _, x := range []Exporter{Code, Cowork} {
 		c := export.NewCache()
-		out := run(t, x, exporttest.Env(h, nil), export.Options{Cache: c})
+		out := run(t, x, env, export.Options{Cache: c})
 		saved, err := c.Marshal()
 		if err != nil {
 			t.Fatal(err)
@@ -265,7 +267,7 @@ func TestSentinelsNeverLeak(t *testing.T) {
 			ws = append(ws, w.String())
 		}
 		for what, text := range map[string]string{
-			"manifest": string(exporttest.Manifest(t, out)), "warnings": strings.Join(ws, "\n"), "cache": string(saved),
+			"manifest": string(manifest(t, out, env)), "warnings": strings.Join(ws, "\n"), "cache": string(saved),
 		} {
 			if strings.Contains(text, sentinel) {
 				t.Errorf("%s: the sentinel reached the %s", x.Info().ID, what)
@@ -275,11 +277,11 @@ func TestSentinelsNeverLeak(t *testing.T) {
 }
 
 func TestSinceIsAnInstant(t *testing.T) {
-	h := t.TempDir()
-	desktop := filepath.Join(h, ".config", "Claude")
+	env := exporttest.Env(t, nil)
+	desktop := filepath.Join(env.Home, ".config", "Claude")
 	codeFixture(t, desktop)
 	since := time.Date(2026, 11, 4, 10, 0, 0, 0, time.UTC)
-	out := run(t, Code, exporttest.Env(h, nil), export.Options{Since: since})
+	out := run(t, Code, env, export.Options{Since: since})
 	var got []string
 	for _, s := range out.Sessions {
 		got = append(got, s.Date+" "+s.KeyActions[0])
@@ -300,8 +302,7 @@ func TestSinceIsAnInstant(t *testing.T) {
 }
 
 func TestNotInstalledAndHealth(t *testing.T) {
-	h := t.TempDir()
-	env := exporttest.Env(h, nil)
+	env := exporttest.Env(t, nil)
 	for _, x := range []Exporter{Code, Cowork} {
 		if _, err := x.Export(context.Background(), env, export.Options{}); !errors.Is(err, export.ErrNotInstalled) {
 			t.Errorf("%s: err = %v", x.Info().ID, err)
@@ -321,15 +322,14 @@ func TestNotInstalledAndHealth(t *testing.T) {
 		if len(out.Sessions) != 0 || len(out.Entities) != 1 || out.Entities[0].LastTouched != "" {
 			t.Errorf("%s: empty store: %+v", x.Info().ID, out)
 		}
-		exporttest.Manifest(t, out)
+		manifest(t, out, env)
 	}
 }
 
 func TestHealthOK(t *testing.T) {
-	h := t.TempDir()
-	desktop := filepath.Join(h, ".config", "Claude")
+	env := exporttest.Env(t, nil)
+	desktop := filepath.Join(env.Home, ".config", "Claude")
 	code, cw := codeFixture(t, desktop), coworkFixture(t, desktop)
-	env := exporttest.Env(h, nil)
 	if hl := Code.Health(context.Background(), env); hl.Status != export.StatusOK || !slices.Equal(hl.Details, []export.Detail{
 		{Key: "store_dir", Value: code.store}, {Key: "conversation_count", Value: 8},
 		{Key: "conversations_extracted", Value: 5}, {Key: "malformed_records", Value: 3},
@@ -345,24 +345,27 @@ func TestHealthOK(t *testing.T) {
 }
 
 func TestDesktopDirByPlatform(t *testing.T) {
-	h := t.TempDir()
 	for _, c := range []struct {
 		goos string
 		vars map[string]string
-		want string
+		want string // a leading ~ stands for the case's home
 	}{
-		{"linux", nil, filepath.Join(h, ".config/Claude")},
-		{"darwin", nil, filepath.Join(h, "Library/Application Support/Claude")},
+		{"linux", nil, "~/.config/Claude"},
+		{"darwin", nil, "~/Library/Application Support/Claude"},
 		{"windows", map[string]string{"APPDATA": "/c/Users/ana/AppData/Roaming"}, "/c/Users/ana/AppData/Roaming/Claude"},
-		{"windows", nil, filepath.Join(h, "AppData/Roaming/Claude")},
-		{"darwin", map[string]string{"BOURDON_CLAUDE_DESKTOP_DIR": "~/claude-state"}, filepath.Join(h, "claude-state")},
+		{"windows", nil, "~/AppData/Roaming/Claude"},
+		{"darwin", map[string]string{"BOURDON_CLAUDE_DESKTOP_DIR": "~/claude-state"}, "~/claude-state"},
 	} {
-		env := exporttest.Env(h, c.vars)
+		env := exporttest.Env(t, c.vars)
 		env.GOOS = c.goos
-		if got := desktopDir(env); got != filepath.FromSlash(c.want) {
-			t.Errorf("%s %v: %s, want %s", c.goos, c.vars, got, c.want)
+		want := c.want
+		if rest, ok := strings.CutPrefix(want, "~/"); ok {
+			want = filepath.Join(env.Home, rest)
 		}
-		if p := Cowork.Detect(env); p.Path != filepath.Join(filepath.FromSlash(c.want), "local-agent-mode-sessions") || p.Present {
+		if got := desktopDir(env); got != filepath.FromSlash(want) {
+			t.Errorf("%s %v: %s, want %s", c.goos, c.vars, got, want)
+		}
+		if p := Cowork.Detect(env); p.Path != filepath.Join(filepath.FromSlash(want), "local-agent-mode-sessions") || p.Present {
 			t.Errorf("Detect = %+v", p)
 		}
 	}
@@ -417,14 +420,13 @@ func TestEpoch(t *testing.T) {
 }
 
 func TestIncrementalExport(t *testing.T) {
-	h := t.TempDir()
-	desktop := filepath.Join(h, ".config", "Claude")
+	env := exporttest.Env(t, nil)
+	desktop := filepath.Join(env.Home, ".config", "Claude")
 	codeFixture(t, desktop)
 	f := coworkFixture(t, desktop)
-	env := exporttest.Env(h, nil)
 	for _, x := range []Exporter{Code, Cowork} {
 		c := export.NewCache()
-		first := exporttest.Manifest(t, run(t, x, env, export.Options{Cache: c}))
+		first := manifest(t, run(t, x, env, export.Options{Cache: c}), env)
 		_, units := c.Stats()
 		saved, err := c.Marshal()
 		if err != nil {
@@ -435,7 +437,7 @@ func TestIncrementalExport(t *testing.T) {
 		if hits, reads := c.Stats(); hits != units || reads != 0 {
 			t.Errorf("%s unchanged: hits %d reads %d of %d", x.Info().ID, hits, reads, units)
 		}
-		if string(exporttest.Manifest(t, again)) != string(first) {
+		if string(manifest(t, again, env)) != string(first) {
 			t.Errorf("%s: the cached export differs", x.Info().ID)
 		}
 	}
@@ -448,7 +450,7 @@ func TestIncrementalExport(t *testing.T) {
 	saved, _ := c.Marshal()
 	f.state("acct-1/org-1/local_r6.json", map[string]any{"sessionId": "r6", "title": "New run", "createdAt": ms(2026, 11, 30, 8)})
 	p := filepath.Join(f.store, "acct-1", "org-1", "local_r3", "audit.jsonl")
-	exporttest.Write(t, p, audit(result(5, 0.2, false)), time.Time{})
+	exporttest.Write(t, p, string(audit(result(5, 0.2, false))))
 	c = export.LoadCache(saved)
 	out := run(t, Cowork, env, export.Options{Cache: c})
 	if hits, reads := c.Stats(); hits != units-1 || reads != 2 {
@@ -457,4 +459,13 @@ func TestIncrementalExport(t *testing.T) {
 	if out.Sessions[0].KeyActions[0] != "New run" {
 		t.Errorf("newest = %+v", out.Sessions[0])
 	}
+}
+
+// manifest renders out as the golden files hold it and checks it against
+// the L5 schema.
+func manifest(t *testing.T, out *export.Output, env *export.Env) []byte {
+	t.Helper()
+	data := exporttest.Manifest(t, out, env.Home)
+	exporttest.Valid(t, data)
+	return data
 }

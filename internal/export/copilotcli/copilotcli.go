@@ -25,6 +25,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
 // Exporter is the copilot-cli exporter.
@@ -62,7 +63,7 @@ var capabilities = []string{
 
 func policy() *export.Policy {
 	return &export.Policy{
-		Default:     export.Team,
+		Default:     visibility.Team.String(),
 		PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
 		TeamTags:    []string{"copilot-cli", "copilot", "terminal", "workspace"},
 	}
@@ -143,7 +144,7 @@ func (Exporter) Export(ctx context.Context, env *export.Env, opts export.Options
 			seen[ss.Repo] = true
 			out.Entities = append(out.Entities, export.Entity{
 				Name: ss.Repo, Type: "project", Summary: repoSummary, LastTouched: ss.Row.Date,
-				Tags: []string{"copilot-cli", "project"}, Visibility: export.Team,
+				Tags: []string{"copilot-cli", "project"}, Visibility: visibility.Team.String(),
 			})
 		}
 	}
@@ -153,7 +154,8 @@ func (Exporter) Export(ctx context.Context, env *export.Env, opts export.Options
 			out.Entities = append(out.Entities, e)
 		}
 	}
-	out.ApplyPolicy()
+	out.Entities = out.Policy.StampEntities(out.Entities)
+	out.Sessions = out.Policy.StampSessions(out.Sessions)
 	return out, nil
 }
 
@@ -285,7 +287,7 @@ func (r *reader) session(s rawSession) (session, bool) {
 		Cwd:          export.Cut(s.cwd, maxCwd, "…"),
 		KeyActions:   actions,
 		FilesTouched: r.files(s.id),
-		Visibility:   export.Team,
+		Visibility:   visibility.Team.String(),
 	}
 	if s.repo != "" {
 		row.ProjectFocus = []string{s.repo}
@@ -410,7 +412,7 @@ func (r *reader) context() []export.Entity {
 		out = append(out, export.Entity{
 			Name: name, Type: "dynamic-context", Summary: summary,
 			Tags:       []string{"copilot-cli", "dynamic-context", cmp.Or(src, "unknown")},
-			Visibility: export.Team,
+			Visibility: visibility.Team.String(),
 		})
 	}
 	return out

@@ -112,14 +112,14 @@ func newStore(t *testing.T, path string, stmts ...[]string) {
 	}
 }
 
-func home(t *testing.T) (string, string) {
+func home(t *testing.T) (*export.Env, string) {
 	t.Helper()
-	h := t.TempDir()
-	dir := filepath.Join(h, ".copilot")
+	env := exporttest.Env(t, nil)
+	dir := filepath.Join(env.Home, ".copilot")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return h, filepath.Join(dir, dbName)
+	return env, filepath.Join(dir, dbName)
 }
 
 func export1(t *testing.T, env *export.Env, opts export.Options) *export.Output {
@@ -132,12 +132,12 @@ func export1(t *testing.T, env *export.Env, opts export.Options) *export.Output 
 }
 
 func TestExportGolden(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	newStore(t, db, schemaV4, fixture)
-	out := export1(t, exporttest.Env(h, nil), export.Options{})
-	exporttest.Golden(t, "testdata/copilot-cli.golden.yaml", out)
+	out := export1(t, env, export.Options{})
+	exporttest.Golden(t, "copilot-cli", out, env.Home)
 
-	data := exporttest.Manifest(t, out)
+	data := manifest(t, out, env)
 	if strings.Contains(string(data), sentinel) || strings.Contains(string(data), "STRIPE") {
 		t.Error("a column the exporter must not read, or a redacted summary, reached the manifest")
 	}
@@ -161,10 +161,10 @@ func TestExportGolden(t *testing.T) {
 }
 
 func TestSinceIsAnInstant(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	newStore(t, db, schemaV4, fixture)
 	since := time.Date(2026, 11, 4, 8, 15, 0, 0, time.UTC)
-	out := export1(t, exporttest.Env(h, nil), export.Options{Since: since})
+	out := export1(t, env, export.Options{Since: since})
 	var dates []string
 	for _, s := range out.Sessions {
 		dates = append(dates, s.Date)
@@ -184,7 +184,7 @@ func TestSinceIsAnInstant(t *testing.T) {
 }
 
 func TestMissingStoreIsNotInstalled(t *testing.T) {
-	env := exporttest.Env(t.TempDir(), nil)
+	env := exporttest.Env(t, nil)
 	_, err := Exporter{}.Export(context.Background(), env, export.Options{})
 	if !errors.Is(err, export.ErrNotInstalled) {
 		t.Fatalf("err = %v, want ErrNotInstalled", err)
@@ -207,13 +207,12 @@ func TestMissingStoreIsNotInstalled(t *testing.T) {
 }
 
 func TestCopilotCLIHomeIsHonoured(t *testing.T) {
-	h := t.TempDir()
-	dir := filepath.Join(h, "elsewhere")
+	env := exporttest.Env(t, map[string]string{"COPILOT_CLI_HOME": "~/elsewhere"})
+	dir := filepath.Join(env.Home, "elsewhere")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	newStore(t, filepath.Join(dir, dbName), schemaV4, fixture)
-	env := exporttest.Env(h, map[string]string{"COPILOT_CLI_HOME": "~/elsewhere"})
 	if p := (Exporter{}).Detect(env); !p.Present || p.Path != dir {
 		t.Errorf("Detect = %+v", p)
 	}
@@ -223,41 +222,41 @@ func TestCopilotCLIHomeIsHonoured(t *testing.T) {
 }
 
 func TestCorruptStoreIsAnErrorNamingIt(t *testing.T) {
-	h, db := home(t)
-	exporttest.Write(t, db, []byte(strings.Repeat("this is not SQLite\n", 400)), time.Time{})
-	_, err := Exporter{}.Export(context.Background(), exporttest.Env(h, nil), export.Options{})
+	env, db := home(t)
+	exporttest.Write(t, db, strings.Repeat("this is not SQLite\n", 400))
+	_, err := Exporter{}.Export(context.Background(), env, export.Options{})
 	if err == nil || errors.Is(err, export.ErrNotInstalled) || !strings.Contains(err.Error(), db) {
 		t.Fatalf("err = %v", err)
 	}
-	hl := Exporter{}.Health(context.Background(), exporttest.Env(h, nil))
+	hl := Exporter{}.Health(context.Background(), env)
 	if hl.Status != export.StatusDegraded || hl.Reason != "session-store.db is not a readable SQLite database." {
 		t.Errorf("Health = %+v", hl)
 	}
 }
 
 func TestAStoreWithoutSessionsTableIsAnError(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	newStore(t, db, []string{"CREATE TABLE other (x)"})
-	_, err := Exporter{}.Export(context.Background(), exporttest.Env(h, nil), export.Options{})
+	_, err := Exporter{}.Export(context.Background(), env, export.Options{})
 	if err == nil || !strings.Contains(err.Error(), "sessions") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestAnotherSchemaVersionIsReadAndSaidSo(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	newStore(t, db, schemaV4, fixture, []string{"INSERT INTO schema_version VALUES (5)"})
-	out := export1(t, exporttest.Env(h, nil), export.Options{})
+	out := export1(t, env, export.Options{})
 	if len(out.Sessions) != 5 || out.Warnings[0].Msg != "schema version 5, read as version 4" {
 		t.Errorf("sessions %d, warnings %q", len(out.Sessions), out.Warnings)
 	}
 }
 
 func TestMissingSideTablesAreWarnedOnce(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	newStore(t, db, []string{schemaV4[2], `INSERT INTO sessions (id, repository, summary, created_at) VALUES
 		('a', 'r/one', 'first', '2026-11-01T00:00:00Z'), ('b', 'r/two', 'second', '2026-11-02T00:00:00Z')`})
-	out := export1(t, exporttest.Env(h, nil), export.Options{})
+	out := export1(t, env, export.Options{})
 	if len(out.Sessions) != 2 || len(out.Entities) != 2 {
 		t.Fatalf("sessions %d entities %d", len(out.Sessions), len(out.Entities))
 	}
@@ -268,13 +267,13 @@ func TestMissingSideTablesAreWarnedOnce(t *testing.T) {
 	if want := []string{"checkpoints", "turns", "session_refs", "session_files", "dynamic_context_items"}; !slices.Equal(tables, want) {
 		t.Errorf("warned tables = %v (%q)", tables, out.Warnings)
 	}
-	exporttest.Manifest(t, out)
+	manifest(t, out, env)
 }
 
 func TestHealthOK(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	newStore(t, db, schemaV4, fixture)
-	hl := Exporter{}.Health(context.Background(), exporttest.Env(h, nil))
+	hl := Exporter{}.Health(context.Background(), env)
 	st, _ := os.Stat(db)
 	want := []export.Detail{
 		{Key: "db_path", Value: db}, {Key: "db_size_bytes", Value: st.Size()},
@@ -288,7 +287,7 @@ func TestHealthOK(t *testing.T) {
 // TestWALRowsAreSeen keeps the CLI's connection open in WAL mode, so the
 // newest session lives only in session-store.db-wal.
 func TestWALRowsAreSeen(t *testing.T) {
-	h, path := home(t)
+	env, path := home(t)
 	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)")
 	if err != nil {
 		t.Fatal(err)
@@ -303,18 +302,17 @@ func TestWALRowsAreSeen(t *testing.T) {
 	if st, err := os.Stat(path + "-wal"); err != nil || st.Size() == 0 {
 		t.Fatalf("the test needs the rows in the -wal: %v", err)
 	}
-	out := export1(t, exporttest.Env(h, nil), export.Options{})
+	out := export1(t, env, export.Options{})
 	if len(out.Sessions) != 5 || out.Sessions[0].Date != "2026-11-06" {
 		t.Errorf("sessions = %+v", out.Sessions)
 	}
 }
 
 func TestIncrementalExport(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	newStore(t, db, schemaV4, fixture)
-	env := exporttest.Env(h, nil)
 	c := export.NewCache()
-	first := exporttest.Manifest(t, export1(t, env, export.Options{Cache: c}))
+	first := manifest(t, export1(t, env, export.Options{Cache: c}), env)
 	saved, err := c.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +323,7 @@ func TestIncrementalExport(t *testing.T) {
 	if hits, reads := c.Stats(); hits != 1 || reads != 0 {
 		t.Errorf("unchanged store: hits %d reads %d", hits, reads)
 	}
-	if got := exporttest.Manifest(t, again); string(got) != string(first) {
+	if got := manifest(t, again, env); string(got) != string(first) {
 		t.Error("the cached export differs from the first")
 	}
 	if len(again.Warnings) != 2 {
@@ -347,7 +345,7 @@ func TestIncrementalExport(t *testing.T) {
 // TestLargeStoreKeepsTheReferenceBounds writes more sessions than the
 // exporter reads, with more files than a session lists.
 func TestLargeStoreKeepsTheReferenceBounds(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	var b strings.Builder
 	b.WriteString("INSERT INTO sessions (id, repository, summary, created_at) VALUES ")
 	for i := range 260 {
@@ -367,7 +365,7 @@ func TestLargeStoreKeepsTheReferenceBounds(t *testing.T) {
 		fmt.Fprintf(&f, "('s259', 'src/file-%02d.go')", i)
 	}
 	newStore(t, db, schemaV4, []string{b.String(), f.String()})
-	out := export1(t, exporttest.Env(h, nil), export.Options{})
+	out := export1(t, env, export.Options{})
 	if len(out.Sessions) != maxSessions || len(out.Entities) != maxRead {
 		t.Errorf("sessions %d entities %d", len(out.Sessions), len(out.Entities))
 	}
@@ -377,13 +375,13 @@ func TestLargeStoreKeepsTheReferenceBounds(t *testing.T) {
 	if out.Entities[len(out.Entities)-1].Name != "acme/repo-060" {
 		t.Errorf("oldest entity read = %q", out.Entities[len(out.Entities)-1].Name)
 	}
-	exporttest.Manifest(t, out)
+	manifest(t, out, env)
 }
 
 func TestManifestEncodesUnicode(t *testing.T) {
-	h, db := home(t)
+	env, db := home(t)
 	newStore(t, db, schemaV4, fixture)
-	data, err := yaml11.Encode(export1(t, exporttest.Env(h, nil), export.Options{}).Manifest(exporttest.LastUpdated))
+	data, err := yaml11.Encode(export1(t, env, export.Options{}).Manifest(exporttest.LastUpdated))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,4 +394,13 @@ func TestManifestEncodesUnicode(t *testing.T) {
 	if cafe != "Traduire le menu du café ☕ en japonais — メニュー" {
 		t.Errorf("round trip = %q", cafe)
 	}
+}
+
+// manifest renders out as the golden files hold it and checks it against
+// the L5 schema.
+func manifest(t *testing.T, out *export.Output, env *export.Env) []byte {
+	t.Helper()
+	data := exporttest.Manifest(t, out, env.Home)
+	exporttest.Valid(t, data)
+	return data
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
 // Exporter is the copilot-vscode exporter.
@@ -68,7 +69,7 @@ var capabilities = []string{
 
 func policy() *export.Policy {
 	return &export.Policy{
-		Default:     export.Team,
+		Default:     visibility.Team.String(),
 		PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
 		TeamTags:    []string{"copilot-vscode", "copilot", "vscode", "workspace"},
 	}
@@ -491,14 +492,15 @@ func (x Exporter) Export(_ context.Context, env *export.Env, opts export.Options
 		if j, ok := best[name]; ok {
 			add(export.Entity{
 				Name: name, Type: "vscode-memory", Summary: s.memories[j].Summary,
-				Tags: []string{"copilot-vscode", "memory-tool", "repo-memory"}, Visibility: export.Team,
+				Tags: []string{"copilot-vscode", "memory-tool", "repo-memory"}, Visibility: visibility.Team.String(),
 			})
 		}
 	}
 	for _, e := range commands(all) {
 		add(e)
 	}
-	out.ApplyPolicy()
+	out.Entities = out.Policy.StampEntities(out.Entities)
+	out.Sessions = out.Policy.StampSessions(out.Sessions)
 	return out, nil
 }
 
@@ -525,7 +527,7 @@ func session(t transcript) (export.Session, time.Time) {
 	if len(actions) > maxActions {
 		actions = actions[:maxActions]
 	}
-	return export.Session{Date: day, KeyActions: actions, Visibility: export.Team}, at
+	return export.Session{Date: day, KeyActions: actions, Visibility: visibility.Team.String()}, at
 }
 
 // commands counts the slash commands that open the transcripts (all of
@@ -553,7 +555,7 @@ func commands(all []dated) []export.Entity {
 		out = append(out, export.Entity{
 			Name: "copilot-command:" + cmd, Type: "vscode-capability",
 			Summary: fmt.Sprintf("VS Code Copilot command used %d time(s).", counts[cmd]),
-			Tags:    []string{"copilot-vscode", "capability"}, Visibility: export.Team,
+			Tags:    []string{"copilot-vscode", "capability"}, Visibility: visibility.Team.String(),
 		})
 	}
 	return out

@@ -44,7 +44,7 @@ var (
 		"toolRequests": []any{}, "reasoningText": sentinel})
 )
 
-func lines(l ...string) []byte { return []byte(strings.Join(l, "\n") + "\n") }
+func lines(l ...string) string { return strings.Join(l, "\n") + "\n" }
 
 var (
 	day3  = time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC)
@@ -67,18 +67,20 @@ func fixture(t *testing.T, home string) string {
 		start("2026-11-04T10:00:00.000Z", "copilot-agent", "0.33.2"),
 		user("/fix the refund retry loop"), turnStart, reply, turnEnd,
 		user("now add tests "+sentinel), turnStart, reply, turnEnd,
-	), time.Time{})
+	))
 	exporttest.Write(t, tr(pay, "1a2b-secret"), lines(
 		start("2026-11-06T08:30:00.000Z", "copilot-chat", "0.33.2"),
 		user("/explain why the api_key shows up in the logs"), turnEnd,
-	), time.Time{})
+	))
 	// The start line was cut off: the session's date is the file's.
-	exporttest.Write(t, tr(pay, "2c3d-damaged"), lines(
+	damaged := tr(pay, "2c3d-damaged")
+	exporttest.Write(t, damaged, lines(
 		`{"type":"session.start","data":{"sessionId":"s","startTi`,
 		user("Pourquoi le café ☕ est-il froid ? 日本語も"), turnEnd,
-	), day3)
+	))
+	exporttest.Touch(t, damaged, day3)
 	// A JSON array, a data that is not an object, bytes that are not UTF-8.
-	exporttest.Write(t, tr(pay, "3e4f-odd"), []byte(strings.Join([]string{
+	exporttest.Write(t, tr(pay, "3e4f-odd"), strings.Join([]string{
 		start("2026-11-05T16:45:00+01:00", "copilot-agent", "0.34.0"),
 		`[1, 2, 3]`,
 		`{"type":"user.message","data":"not an object"}`,
@@ -86,9 +88,9 @@ func fixture(t *testing.T, home string) string {
 		`{"type":"user.message","data":null}`,
 		"", "   ",
 		turnEnd,
-	}, "\n")), time.Time{})
-	exporttest.Write(t, tr(pay, "4a5b-empty"), []byte("\n  \n"), time.Time{})
-	exporttest.Write(t, filepath.Join(pay, "transcripts", "notes.txt"), []byte("not a transcript"), time.Time{})
+	}, "\n"))
+	exporttest.Write(t, tr(pay, "4a5b-empty"), "\n  \n")
+	exporttest.Write(t, filepath.Join(pay, "transcripts", "notes.txt"), "not a transcript")
 
 	// A large transcript: a 1 MB first message and 2,000 more lines, of
 	// which only the first 500 are read.
@@ -96,25 +98,27 @@ func fixture(t *testing.T, home string) string {
 	for range 2000 {
 		big = append(big, turnEnd)
 	}
-	exporttest.Write(t, tr(cafe, "9f8e-big"), lines(big...), time.Time{})
+	exporttest.Write(t, tr(cafe, "9f8e-big"), lines(big...))
 	exporttest.Write(t, tr(cafe, "8d7c-cafe"), lines(
 		"", // leading blank lines do not count
 		start("2026-10-30T18:00:00.000Z", "copilot-agent", "0.33.1"),
 		user("/fix la carte des cafés — メニュー"), turnEnd,
-	), time.Time{})
+	))
 
-	exporttest.Write(t, mem(pay, "repo/payments-api.md"), []byte(
+	exporttest.Write(t, mem(pay, "repo/payments-api.md"),
 		"# payments-api\n- Refunds are idempotent per order id.\n  - Retries back off exponentially.\n"+
-			"- Tests run with `go test ./...`.\n- A fourth bullet is not read.\n"), older)
-	exporttest.Write(t, mem(cafe, "repo/payments-api.md"), []byte(
-		"- The café workspace also has notes on payments-api, newer.\n"), newer)
-	exporttest.Write(t, mem(cafe, "repo/café-menu.md"), []byte(
+			"- Tests run with `go test ./...`.\n- A fourth bullet is not read.\n")
+	exporttest.Touch(t, mem(pay, "repo/payments-api.md"), older)
+	exporttest.Write(t, mem(cafe, "repo/payments-api.md"),
+		"- The café workspace also has notes on payments-api, newer.\n")
+	exporttest.Touch(t, mem(cafe, "repo/payments-api.md"), newer)
+	exporttest.Write(t, mem(cafe, "repo/café-menu.md"),
 		"# Café menu\n\n- Le menu est en français et en 日本語.\n  - Les prix sont en euros (€).\n\n"+
-			"* not a dash bullet\n-no space, not a bullet\n- Les photos sont dans assets/.\n- Une quatrième puce n'est pas lue.\n"), time.Time{})
-	exporttest.Write(t, mem(cafe, "user/secrets.md"), []byte("- the staging password is in the vault\n- other\n"), time.Time{})
-	exporttest.Write(t, mem(cafe, "repo/blank.md"), []byte("  \n\n"), time.Time{})
-	exporttest.Write(t, mem(cafe, "repo/no-bullets.md"), []byte("Just prose, no list.\n"), time.Time{})
-	exporttest.Write(t, mem(cafe, "repo/ignored.txt"), []byte("- not markdown\n"), time.Time{})
+			"* not a dash bullet\n-no space, not a bullet\n- Les photos sont dans assets/.\n- Une quatrième puce n'est pas lue.\n")
+	exporttest.Write(t, mem(cafe, "user/secrets.md"), "- the staging password is in the vault\n- other\n")
+	exporttest.Write(t, mem(cafe, "repo/blank.md"), "  \n\n")
+	exporttest.Write(t, mem(cafe, "repo/no-bullets.md"), "Just prose, no list.\n")
+	exporttest.Write(t, mem(cafe, "repo/ignored.txt"), "- not markdown\n")
 
 	if err := os.MkdirAll(filepath.Join(storage, "c0ffee00", "other.extension"), 0o755); err != nil {
 		t.Fatal(err)
@@ -136,12 +140,12 @@ func run(t *testing.T, x Exporter, env *export.Env, opts export.Options) *export
 }
 
 func TestExportGolden(t *testing.T) {
-	h := t.TempDir()
-	storage := fixture(t, h)
-	out := run(t, exporter(t), exporttest.Env(h, nil), export.Options{})
-	exporttest.Golden(t, "testdata/copilot-vscode.golden.yaml", out)
+	env := exporttest.Env(t, nil)
+	storage := fixture(t, env.Home)
+	out := run(t, exporter(t), env, export.Options{})
+	exporttest.Golden(t, "copilot-vscode", out, env.Home)
 
-	data := string(exporttest.Manifest(t, out))
+	data := string(manifest(t, out, env))
 	if strings.Contains(data, sentinel) {
 		t.Error("an assistant message or a later user message reached the manifest")
 	}
@@ -161,9 +165,9 @@ func TestExportGolden(t *testing.T) {
 }
 
 func TestLargeTranscriptReadsFiveHundredLines(t *testing.T) {
-	h := t.TempDir()
-	fixture(t, h)
-	out := run(t, exporter(t), exporttest.Env(h, nil), export.Options{})
+	env := exporttest.Env(t, nil)
+	fixture(t, env.Home)
+	out := run(t, exporter(t), env, export.Options{})
 	for _, s := range out.Sessions {
 		if s.Date == "2026-11-02" {
 			first := s.KeyActions[0]
@@ -177,9 +181,9 @@ func TestLargeTranscriptReadsFiveHundredLines(t *testing.T) {
 }
 
 func TestSinceIsAnInstant(t *testing.T) {
-	h := t.TempDir()
-	fixture(t, h)
-	out := run(t, exporter(t), exporttest.Env(h, nil), export.Options{Since: time.Date(2026, 11, 4, 10, 0, 0, 0, time.UTC)})
+	env := exporttest.Env(t, nil)
+	fixture(t, env.Home)
+	out := run(t, exporter(t), env, export.Options{Since: time.Date(2026, 11, 4, 10, 0, 0, 0, time.UTC)})
 	var dates []string
 	for _, s := range out.Sessions {
 		dates = append(dates, s.Date)
@@ -208,8 +212,8 @@ func TestSinceIsAnInstant(t *testing.T) {
 
 func TestNotInstalled(t *testing.T) {
 	x := exporter(t)
-	h := t.TempDir()
-	env := exporttest.Env(h, nil)
+	env := exporttest.Env(t, nil)
+	h := env.Home
 	if _, err := x.Export(context.Background(), env, export.Options{}); !errors.Is(err, export.ErrNotInstalled) {
 		t.Fatalf("no storage: %v", err)
 	}
@@ -235,9 +239,9 @@ func TestNotInstalled(t *testing.T) {
 }
 
 func TestHealthOK(t *testing.T) {
-	h := t.TempDir()
-	storage := fixture(t, h)
-	hl := exporter(t).Health(context.Background(), exporttest.Env(h, nil))
+	env := exporttest.Env(t, nil)
+	storage := fixture(t, env.Home)
+	hl := exporter(t).Health(context.Background(), env)
 	want := []export.Detail{
 		{Key: "workspace_storage", Value: storage}, {Key: "workspace_count", Value: 2},
 		{Key: "transcript_count", Value: 6}, {Key: "memory_file_count", Value: 5}, {Key: "total_turns", Value: 504},
@@ -248,7 +252,6 @@ func TestHealthOK(t *testing.T) {
 }
 
 func TestStorageByPlatform(t *testing.T) {
-	h := t.TempDir()
 	wsl := filepath.Join(t.TempDir(), "Users")
 	bob := filepath.Join(wsl, "bob", "AppData", "Roaming", "Code", "User", "workspaceStorage")
 	for _, d := range []string{filepath.Join(wsl, "Alice"), bob} {
@@ -260,21 +263,25 @@ func TestStorageByPlatform(t *testing.T) {
 		goos string
 		vars map[string]string
 		wsl  string
-		want string
+		want string // a leading ~ stands for the case's home
 	}{
-		{"linux", nil, "", filepath.Join(h, ".config/Code/User/workspaceStorage")},
+		{"linux", nil, "", "~/.config/Code/User/workspaceStorage"},
 		{"linux", map[string]string{"XDG_CONFIG_HOME": "/xdg"}, "", "/xdg/Code/User/workspaceStorage"},
 		{"linux", nil, wsl, bob},
-		{"darwin", nil, wsl, filepath.Join(h, "Library/Application Support/Code/User/workspaceStorage")},
+		{"darwin", nil, wsl, "~/Library/Application Support/Code/User/workspaceStorage"},
 		{"windows", map[string]string{"APPDATA": "/c/Users/ana/AppData/Roaming"}, wsl, "/c/Users/ana/AppData/Roaming/Code/User/workspaceStorage"},
-		{"windows", nil, "", filepath.Join(h, "AppData/Roaming/Code/User/workspaceStorage")},
-		{"darwin", map[string]string{"COPILOT_VSCODE_STORAGE": "~/vs"}, "", filepath.Join(h, "vs")},
+		{"windows", nil, "", "~/AppData/Roaming/Code/User/workspaceStorage"},
+		{"darwin", map[string]string{"COPILOT_VSCODE_STORAGE": "~/vs"}, "", "~/vs"},
 	} {
-		env := exporttest.Env(h, c.vars)
+		env := exporttest.Env(t, c.vars)
 		env.GOOS = c.goos
-		x := Exporter{WSLUsers: cmpOr(c.wsl, filepath.Join(h, "none"))}
-		if got := x.storage(env); got != filepath.FromSlash(c.want) {
-			t.Errorf("%s %v wsl=%q: %s, want %s", c.goos, c.vars, c.wsl, got, c.want)
+		want := c.want
+		if rest, ok := strings.CutPrefix(want, "~/"); ok {
+			want = filepath.Join(env.Home, rest)
+		}
+		x := Exporter{WSLUsers: cmpOr(c.wsl, filepath.Join(env.Home, "none"))}
+		if got := x.storage(env); got != filepath.FromSlash(want) {
+			t.Errorf("%s %v wsl=%q: %s, want %s", c.goos, c.vars, c.wsl, got, want)
 		}
 	}
 }
@@ -287,11 +294,11 @@ func cmpOr(a, b string) string {
 }
 
 func TestIncrementalExport(t *testing.T) {
-	h := t.TempDir()
-	storage := fixture(t, h)
-	x, env := exporter(t), exporttest.Env(h, nil)
+	env := exporttest.Env(t, nil)
+	storage := fixture(t, env.Home)
+	x := exporter(t)
 	c := export.NewCache()
-	first := exporttest.Manifest(t, run(t, x, env, export.Options{Cache: c}))
+	first := manifest(t, run(t, x, env, export.Options{Cache: c}), env)
 	_, units := c.Stats()
 	saved, err := c.Marshal()
 	if err != nil {
@@ -303,12 +310,12 @@ func TestIncrementalExport(t *testing.T) {
 	if hits, reads := c.Stats(); hits != units || reads != 0 || units != 13 {
 		t.Errorf("unchanged: hits %d reads %d (units %d)", hits, reads, units)
 	}
-	if string(exporttest.Manifest(t, again)) != string(first) || len(again.Warnings) != 3 {
+	if string(manifest(t, again, env)) != string(first) || len(again.Warnings) != 3 {
 		t.Errorf("the cached export differs from the first (warnings %q)", again.Warnings)
 	}
 
 	exporttest.Write(t, filepath.Join(storage, "e5f6a7b8", chatDir, "transcripts", "ffff-new.jsonl"),
-		lines(start("2026-11-30T09:00:00.000Z", "copilot-agent", "0.35.0"), user("/fix the new thing"), turnEnd), time.Time{})
+		lines(start("2026-11-30T09:00:00.000Z", "copilot-agent", "0.35.0"), user("/fix the new thing"), turnEnd))
 	c = export.LoadCache(saved)
 	out := run(t, x, env, export.Options{Cache: c})
 	if hits, reads := c.Stats(); hits != units || reads != 1 {
@@ -320,15 +327,16 @@ func TestIncrementalExport(t *testing.T) {
 }
 
 func TestCorruptTranscriptIsSkippedWithBoundedWarnings(t *testing.T) {
-	h := t.TempDir()
-	storage := fixture(t, h)
+	env := exporttest.Env(t, nil)
+	storage := fixture(t, env.Home)
 	garbage := filepath.Join(storage, "a1b2c3d4", chatDir, "transcripts", "5c6d-garbage.jsonl")
 	var b strings.Builder
 	for i := range 40 {
 		fmt.Fprintf(&b, "\x00\x01\xfe binary %d \xff\n", i)
 	}
-	exporttest.Write(t, garbage, []byte(b.String()), newer)
-	out := run(t, exporter(t), exporttest.Env(h, nil), export.Options{})
+	exporttest.Write(t, garbage, b.String())
+	exporttest.Touch(t, garbage, newer)
+	out := run(t, exporter(t), env, export.Options{})
 	var mine []string
 	for _, w := range out.Warnings {
 		if w.File == garbage {
@@ -342,5 +350,14 @@ func TestCorruptTranscriptIsSkippedWithBoundedWarnings(t *testing.T) {
 	if out.Sessions[0].Date == "2026-11-20" {
 		t.Error("a transcript with no readable event must give no session")
 	}
-	exporttest.Manifest(t, out)
+	manifest(t, out, env)
+}
+
+// manifest renders out as the golden files hold it and checks it against
+// the L5 schema.
+func manifest(t *testing.T, out *export.Output, env *export.Env) []byte {
+	t.Helper()
+	data := exporttest.Manifest(t, out, env.Home)
+	exporttest.Valid(t, data)
+	return data
 }

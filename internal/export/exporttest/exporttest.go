@@ -1,5 +1,6 @@
-// Package exporttest helps the exporters' tests: an Env around a fake
-// home, and golden manifests checked against the L5 schema.
+// Package exporttest holds what the exporters' tests share: an Env around
+// a temporary home, fixture writers, and golden manifests checked against
+// the L5 schema. Only tests import it.
 package exporttest
 
 import (
@@ -7,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,18 +17,24 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
 
-// Update rewrites golden files instead of comparing them (go test -update).
-var Update = flag.Bool("update", false, "rewrite the golden files")
+var update = flag.Bool("update", false, "rewrite the golden manifests in testdata/")
 
-// LastUpdated is the fixed last_updated of golden manifests.
+// LastUpdated is the last_updated every golden manifest carries.
 const LastUpdated = "2026-12-01T19:32:28+00:00"
+
+// Home is what a fixture's temporary home is written as in golden files,
+// so that they do not depend on where the test ran.
+const Home = "/home/dev"
 
 // Now is the fixed clock of Env.
 var Now = time.Date(2026, 12, 1, 19, 32, 28, 0, time.UTC)
 
-// Env returns an Env whose home is home, whose environment is vars only,
-// on a Linux machine named "laptop" at Now.
-func Env(home string, vars map[string]string) *export.Env {
+// Env returns an Env around a new temporary home, with the given
+// environment variables, host name "laptop", GOOS linux, the clock at Now
+// and the working directory at the home.
+func Env(t testing.TB, vars map[string]string) *export.Env {
+	t.Helper()
+	home := t.TempDir()
 	return &export.Env{
 		Home:     home,
 		Getenv:   func(k string) string { return vars[k] },
@@ -37,39 +45,78 @@ func Env(home string, vars map[string]string) *export.Env {
 	}
 }
 
-// Manifest renders out as the manifest document, with LastUpdated, and
-// fails the test when it does not pass the L5 schema.
-func Manifest(t testing.TB, out *export.Output) []byte {
+// Write writes content to path, creating its directories.
+func Write(t testing.TB, path, content string) {
 	t.Helper()
-	data, err := yaml11.Encode(out.Manifest(LastUpdated))
-	if err != nil {
-		t.Fatalf("encode: %v", err)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	doc, err := yaml11.Decode(data)
-	if err != nil {
-		t.Fatalf("the manifest does not read back: %v\n%s", err, data)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if vs := l5.Validate(doc); len(vs) > 0 {
-		t.Errorf("the manifest breaks the L5 schema:")
-		for _, v := range vs {
-			t.Errorf("  %s", v)
+}
+
+// Touch sets the modification time of path.
+func Touch(t testing.TB, path string, when time.Time) {
+	t.Helper()
+	if err := os.Chtimes(path, when, when); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Manifest renders out the way the golden files hold it: home replaced by
+// Home in every row string, last_updated set to LastUpdated.
+func Manifest(t testing.TB, out *export.Output, home string) []byte {
+	t.Helper()
+	o := *out
+	fix := func(s string) string { return strings.ReplaceAll(s, home, Home) }
+	fixAll := func(l []string) []string {
+		c := make([]string, len(l))
+		for i, s := range l {
+			c[i] = fix(s)
 		}
+		return c
+	}
+	o.Entities = make([]export.Entity, len(out.Entities))
+	for i, e := range out.Entities {
+		e.Name, e.Summary = fix(e.Name), fix(e.Summary)
+		e.Aliases, e.Tags = fixAll(e.Aliases), fixAll(e.Tags)
+		o.Entities[i] = e
+	}
+	o.Sessions = make([]export.Session, len(out.Sessions))
+	for i, s := range out.Sessions {
+		s.Cwd = fix(s.Cwd)
+		s.KeyActions, s.FilesTouched, s.ProjectFocus = fixAll(s.KeyActions), fixAll(s.FilesTouched), fixAll(s.ProjectFocus)
+		o.Sessions[i] = s
+	}
+	data, err := yaml11.Encode(o.Manifest(LastUpdated))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return data
 }
 
-// Golden compares the manifest of out with the file path (relative to the
-// test's package), or rewrites it with -update.
-func Golden(t testing.TB, path string, out *export.Output) {
+// Valid fails the test when the manifest does not pass the L5 schema.
+func Valid(t testing.TB, manifest []byte) {
 	t.Helper()
-	got := Manifest(t, out)
-	if *Update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	doc, err := yaml11.Decode(manifest)
+	if err != nil {
+		t.Fatalf("the manifest does not parse: %v", err)
+	}
+	for _, v := range l5.Validate(doc) {
+		t.Errorf("schema: %s", v)
+	}
+}
+
+// Golden checks out against testdata/<name>.golden.yaml byte for byte
+// (go test -update rewrites it) and against the L5 schema.
+func Golden(t testing.TB, name string, out *export.Output, home string) {
+	t.Helper()
+	got := Manifest(t, out, home)
+	Valid(t, got)
+	path := filepath.Join("testdata", name+".golden.yaml")
+	if *update {
+		Write(t, path, string(got))
 		return
 	}
 	want, err := os.ReadFile(path)
@@ -77,23 +124,17 @@ func Golden(t testing.TB, path string, out *export.Output) {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it); got:\n%s", path, got)
+		t.Errorf("%s differs from the export (go test -update rewrites it):\n--- got\n%s", path, got)
 	}
 }
 
-// Write creates the file path (and its directories) holding data, with
-// modification time mtime when it is not zero.
-func Write(t testing.TB, path string, data []byte, mtime time.Time) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if !mtime.IsZero() {
-		if err := os.Chtimes(path, mtime, mtime); err != nil {
-			t.Fatal(err)
+// Warned reports whether out has a warning about a file whose path ends
+// with file and whose message contains msg.
+func Warned(out *export.Output, file, msg string) bool {
+	for _, w := range out.Warnings {
+		if strings.HasSuffix(w.File, file) && strings.Contains(w.Msg, msg) {
+			return true
 		}
 	}
+	return false
 }

@@ -8,7 +8,10 @@ import (
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/automations"
+	"github.com/getbourdon/bourdon-go/internal/export/claudecode"
 	"github.com/getbourdon/bourdon-go/internal/export/claudedesktop"
+	"github.com/getbourdon/bourdon-go/internal/export/convention"
 	"github.com/getbourdon/bourdon-go/internal/export/copilotcli"
 	"github.com/getbourdon/bourdon-go/internal/export/copilotvscode"
 )
@@ -16,10 +19,17 @@ import (
 // all is the static table of exporters. Keep it sorted by agent id (a test
 // checks it).
 var all = []export.Exporter{
+	convention.Cascade,       // cascade
+	claudecode.Exporter{},    // claude-code
+	automations.ClaudeCode,   // claude-code-automations
 	claudedesktop.Code,       // claude-desktop-code
 	claudedesktop.Cowork,     // claude-desktop-cowork
+	automations.Codex,        // codex-automations
+	convention.Copilot,       // copilot
+	automations.Copilot,      // copilot-automations
 	copilotcli.Exporter{},    // copilot-cli
 	copilotvscode.Exporter{}, // copilot-vscode
+	automations.Cursor,       // cursor-automations
 }
 
 // All returns every exporter, sorted by agent id.
