@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -25,21 +24,11 @@ type exportDeps struct {
 	exporters  func() []export.Exporter
 	env        func() (*export.Env, error)
 	now        func() time.Time
-	isTerminal func(io.Writer) bool
+	isTerminal func(stream any) bool
 }
 
 func systemExportDeps() exportDeps {
 	return exportDeps{exporters: registry.All, env: export.SystemEnv, now: time.Now, isTerminal: isTerminal}
-}
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // newExportAllCommand returns "bourdon export-all".

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,7 +103,7 @@ func fakeExportDeps(t *testing.T) (exportDeps, string) {
 		exporters:  fakeExporters,
 		env:        func() (*export.Env, error) { return &export.Env{Home: home, Hostname: "devbox", GOOS: "linux"}, nil },
 		now:        func() time.Time { return now },
-		isTerminal: func(io.Writer) bool { return false },
+		isTerminal: func(any) bool { return false },
 	}, home
 }
 
@@ -212,7 +211,7 @@ func TestExportAllCommand(t *testing.T) {
 
 func TestExportAllShowsAProgressBarOnATerminal(t *testing.T) {
 	deps, _ := fakeExportDeps(t)
-	deps.isTerminal = func(io.Writer) bool { return true }
+	deps.isTerminal = func(any) bool { return true }
 	lib := t.TempDir()
 	out, errOut, _ := runWriteCLI(t, newExportAllCommand(deps), "--library", lib, "--agent", "alpha")
 	if !strings.Contains(errOut, "\r\x1b[K[........................] 1/1 alpha") || !strings.HasSuffix(errOut, "\r\x1b[K") {

@@ -59,7 +59,7 @@ func newRootCommand() *cobra.Command {
 	}
 	root.AddCommand(newServeCommand(), newValidateCommand(), newRegistryCommand(), newStagingCommand(), newHistoryCommand(), newDocsCommand(), newRequestsCommand())
 	root.AddCommand(newConformanceCommand())
-	root.AddCommand(newExportAllCommand(systemExportDeps()))
+	root.AddCommand(newExportAllCommand(systemExportDeps()), newSetupCommand(), newDoctorCommand())
 	addAgentCommands(root, systemExportDeps())
 	return root
 }
