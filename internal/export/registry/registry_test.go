@@ -36,3 +36,21 @@ func TestTableIsSortedUniqueAndValid(t *testing.T) {
 	}
 	var _ export.Exporter // the table's element type
 }
+
+func TestLabelsAreTheReferenceDisplayNames(t *testing.T) {
+	for id, want := range map[string]string{
+		"claude-desktop-code":   "Claude Desktop · Code",
+		"claude-desktop-cowork": "Claude Desktop · Co-Work",
+		"copilot-cli":           "GitHub Copilot CLI",
+		"copilot-vscode":        "GitHub Copilot · VS Code",
+	} {
+		e, ok := Lookup(id)
+		if !ok {
+			t.Errorf("%s is not registered", id)
+			continue
+		}
+		if got := e.Info(); got.Label != want || got.Type != "code-assistant" {
+			t.Errorf("%s: %+v", id, got)
+		}
+	}
+}
