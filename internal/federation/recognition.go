@@ -53,14 +53,20 @@ type RecognitionContext struct {
 // library.
 func (s *Store) RecognitionContext(req RecognitionRequest) RecognitionContext {
 	s.current()
+	return recognitionContext(s.rec.Prepare, func() ([]drift.Verdict, bool) { return s.Drifting(req.Reader) }, req)
+}
+
+// recognitionContext builds the payload from recognition over the current
+// library (timed) and the drift verdicts.
+func recognitionContext(prepare func(string, visibility.Level) recognition.Result, drifting func() ([]drift.Verdict, bool), req RecognitionRequest) RecognitionContext {
 	start := time.Now()
-	res := s.rec.Prepare(req.Prompt, req.Level)
+	res := prepare(req.Prompt, req.Level)
 	us := math.Round(float64(time.Since(start).Nanoseconds())/100) / 10
 	out := RecognitionContext{
 		Prompt: req.Prompt, AccessLevel: req.AccessLevel, IncludePrivate: req.IncludePrivate,
 		Result: res, RecognitionLatencyUS: us,
 	}
-	if verdicts, ok := s.Drifting(req.Reader); ok {
+	if verdicts, ok := drifting(); ok {
 		out.DriftingSurfaces = verdicts
 	}
 	return out
