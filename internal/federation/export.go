@@ -180,6 +180,9 @@ func summarize(id string, m *l5.Manifest, order []int, problem, machine string, 
 		out.ParseError = &problem
 	}
 	caps := len(m.Capabilities)
+	if list, ok := m.Raw.Value(l5.KeyCapabilities).([]any); ok {
+		caps = len(list) // every item, as the reference counts them
+	}
 	out.CapabilityCount = &caps
 	count := 0
 	for _, pos := range order {
