@@ -59,5 +59,7 @@ func newRootCommand() *cobra.Command {
 	}
 	root.AddCommand(newServeCommand(), newValidateCommand(), newRegistryCommand(), newStagingCommand(), newHistoryCommand(), newDocsCommand(), newRequestsCommand())
 	root.AddCommand(newConformanceCommand())
+	root.AddCommand(newPrepareTurnCommand(), newDeeperContextCommand(), newAgentsCommand(), newAuditCommand())
+	root.AddCommand(newReferenceRegistryCommands()...)
 	return root
 }
