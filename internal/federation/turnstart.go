@@ -1,8 +1,6 @@
 package federation
 
 import (
-	"bytes"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/getbourdon/bourdon-go/internal/drift"
 	"github.com/getbourdon/bourdon-go/internal/fsutil"
@@ -64,16 +63,16 @@ type RecognizerOptions struct {
 // DefaultTurnCachePath returns the turn cache of the library at root,
 // beside the drift watermarks in <library>/.bourdon/.
 func DefaultTurnCachePath(root string) string {
-	return filepath.Join(root, ".bourdon", "turn-cache.gob")
+	return filepath.Join(root, ".bourdon", "turn-cache.bin")
 }
 
 // turnCacheFormat changes whenever what the cache holds, or how a
 // manifest becomes cached entities, changes.
-const turnCacheFormat = 2
+const turnCacheFormat = 1
 
 // maxTurnCacheBytes bounds the cache file read; a larger one is ignored
 // (and rewritten).
-const maxTurnCacheBytes = 256 << 20
+const maxTurnCacheBytes = 64 << 20
 
 // settleTime is how old a manifest's modification time must be when the
 // manifest is read for its entry to be cached. A file rewritten in place,
@@ -269,34 +268,30 @@ func readTurnCache(path, binary string) (turnCache, error) {
 		return turnCache{}, fmt.Errorf("turn cache: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxTurnCacheBytes+1))
+	fi, err := f.Stat()
 	if err != nil {
 		return turnCache{}, fmt.Errorf("turn cache: %w", err)
 	}
-	if len(data) > maxTurnCacheBytes {
+	if fi.Size() > maxTurnCacheBytes {
 		return turnCache{}, fmt.Errorf("turn cache %s: larger than %d MiB, ignored", path, maxTurnCacheBytes>>20)
 	}
-	var c turnCache
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return turnCache{}, fmt.Errorf("turn cache %s: %v; rebuilt", path, err)
+	}
+	// The decoded strings point into data, which nothing writes to again.
+	c, err := decodeTurnCache(unsafe.String(unsafe.SliceData(data), len(data)))
+	if err != nil {
 		return turnCache{}, fmt.Errorf("turn cache %s: %v; rebuilt", path, err)
 	}
 	if c.Format != turnCacheFormat || c.Binary != binary {
 		return turnCache{}, nil // another build's: rebuilt, not an error
 	}
-	for name, f := range c.Files {
-		if len(f.Keys) != len(f.Entities) {
-			return turnCache{}, fmt.Errorf("turn cache %s: entry %s is inconsistent; rebuilt", path, name)
-		}
-	}
 	return c, nil
 }
 
 func writeTurnCache(path string, c turnCache) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(c); err != nil {
-		return fmt.Errorf("turn cache: %w", err)
-	}
-	if err := fsutil.WriteAtomic(path, buf.Bytes(), 0o644); err != nil {
+	if err := fsutil.WriteCache(path, encodeTurnCache(c), 0o644); err != nil {
 		return fmt.Errorf("turn cache: %w", err)
 	}
 	return nil
