@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -90,7 +92,7 @@ func newPrepareTurnCommand() *cobra.Command {
 		Long: `Print, as YAML, the payload the MCP tool prepare_recognition_context returns
 for PROMPT (local library, no peers), reading the library directly: no server
 runs. It is meant to run on every turn (a prompt hook), so it reads only the
-manifests' entities, keeping them in <library>/.bourdon/turn-cache.gob keyed
+manifests' entities, keeping them in <library>/.bourdon/turn-cache.bin keyed
 by each manifest's size and times; a turn on an unchanged library parses no
 manifest. --json prints the tool's JSON instead.`,
 		Args: cobra.ExactArgs(1),
@@ -99,6 +101,7 @@ manifest. --json prints the tool's JSON instead.`,
 			if err != nil {
 				return err
 			}
+			oneShotGC()
 			r, err := federation.OpenRecognizer(f.library, federation.RecognizerOptions{CachePath: federation.DefaultTurnCachePath(f.library)})
 			if err != nil {
 				return err
@@ -110,6 +113,19 @@ manifest. --json prints the tool's JSON instead.`,
 	}
 	f.register(cmd)
 	return cmd
+}
+
+// oneShotGC tunes the collector for a process that answers once and
+// exits: no collection until the heap reaches 256 MiB (a turn on a usual
+// library allocates a few MiB). GOGC and GOMEMLIMIT, when set, win.
+func oneShotGC() {
+	_, gogc := os.LookupEnv("GOGC")
+	_, limit := os.LookupEnv("GOMEMLIMIT")
+	if gogc || limit {
+		return
+	}
+	debug.SetMemoryLimit(256 << 20)
+	debug.SetGCPercent(-1)
 }
 
 func newDeeperContextCommand() *cobra.Command {
