@@ -60,6 +60,8 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newServeCommand(), newValidateCommand(), newRegistryCommand(), newStagingCommand(), newHistoryCommand(), newDocsCommand(), newRequestsCommand())
 	root.AddCommand(newConformanceCommand())
 	root.AddCommand(newExportAllCommand(systemExportDeps()), newSetupCommand(), newDoctorCommand())
+	root.AddCommand(newPrepareTurnCommand(), newDeeperContextCommand(), newAgentsCommand(), newAuditCommand())
+	root.AddCommand(newReferenceRegistryCommands()...)
 	addAgentCommands(root, systemExportDeps())
 	return root
 }

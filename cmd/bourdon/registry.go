@@ -12,11 +12,13 @@ import (
 )
 
 // newRegistryCommand returns "bourdon registry", the management of the
-// federation's member identities (the reference's "bourdon agent",
-// "bourdon grant", "bourdon ungrant" and "bourdon revoke"). Outputs are
-// the reference's; a failure prints "error: ..." on stderr and exits 1.
+// federation's member identities. The reference spells the same commands
+// "bourdon agent add|list|rotate|set-tier" and "bourdon grant|ungrant|revoke"
+// (newReferenceRegistryCommands); both spellings run the same code.
+// Outputs are the reference's; a failure prints "error: ..." on stderr and
+// exits 1.
 func newRegistryCommand() *cobra.Command {
-	var path string
+	r := registryCLI{path: new(string)}
 	cmd := &cobra.Command{
 		Use:   "registry",
 		Short: "Manage federation members: tokens, trust tiers and grants",
@@ -24,28 +26,68 @@ func newRegistryCommand() *cobra.Command {
 ~/.bourdon/federation.yaml): the members that may call the HTTP transport,
 each with a bearer token, a trust tier (trusted or quarantined) and, for
 quarantined members, the namespaces (agent ids) it may read. Tokens are shown
-once and stored only as a SHA-256 hash.`,
+once and stored only as a SHA-256 hash. The reference's spellings work too:
+bourdon agent add|list|rotate|set-tier, bourdon grant|ungrant|revoke.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.PersistentFlags().StringVar(&path, "registry", "", "registry file (default $"+trust.RegistryEnv+" or ~/.bourdon/federation.yaml)")
+	r.flag(cmd.PersistentFlags())
+	cmd.AddCommand(r.add(), r.list(), r.rotate(), r.revoke(), r.setTier(), r.grant(), r.ungrant())
+	return cmd
+}
 
-	// run opens the registry and runs fn, turning its error into
-	// "error: ..." and exit status 1.
-	run := func(cmd *cobra.Command, fn func(r *trust.Registry, out io.Writer) error) error {
-		p := path
-		if p == "" {
-			var err error
-			if p, err = trust.DefaultRegistryPath(); err != nil {
-				return registryFail(cmd, err)
-			}
-		}
-		if err := fn(trust.OpenRegistry(p), cmd.OutOrStdout()); err != nil {
+// newReferenceRegistryCommands returns the reference's spellings of the
+// registry commands: the group "agent" (add, list, rotate, set-tier) and
+// the top-level grant, ungrant and revoke.
+func newReferenceRegistryCommands() []*cobra.Command {
+	r := registryCLI{path: new(string)}
+	agent := &cobra.Command{
+		Use:   "agent",
+		Short: "Register, list, rotate and re-tier federation members (the reference's spelling of bourdon registry)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_ = cmd.Help()
+			return exitError{1} // the reference: a group without its subcommand exits 1
+		},
+	}
+	r.flag(agent.PersistentFlags())
+	agent.AddCommand(r.add(), r.list(), r.rotate(), r.setTier())
+	out := []*cobra.Command{agent}
+	for _, c := range []*cobra.Command{r.grant(), r.ungrant(), r.revoke()} {
+		r.flag(c.Flags())
+		out = append(out, c)
+	}
+	return out
+}
+
+// registryCLI builds the registry commands over the registry file *path
+// ("" for the default).
+type registryCLI struct{ path *string }
+
+// flag defines --registry on a command's flag set.
+func (r registryCLI) flag(fs interface {
+	StringVar(p *string, name, value, usage string)
+}) {
+	fs.StringVar(r.path, "registry", "", "registry file (default $"+trust.RegistryEnv+" or ~/.bourdon/federation.yaml)")
+}
+
+// run opens the registry and runs fn, turning its error into "error: ..."
+// and exit status 1.
+func (r registryCLI) run(cmd *cobra.Command, fn func(reg *trust.Registry, out io.Writer) error) error {
+	p := *r.path
+	if p == "" {
+		var err error
+		if p, err = trust.DefaultRegistryPath(); err != nil {
 			return registryFail(cmd, err)
 		}
-		return nil
 	}
+	if err := fn(trust.OpenRegistry(p), cmd.OutOrStdout()); err != nil {
+		return registryFail(cmd, err)
+	}
+	return nil
+}
 
+func (r registryCLI) add() *cobra.Command {
 	var tierName string
 	var grants []string
 	var ack bool
@@ -62,8 +104,8 @@ once and stored only as a SHA-256 hash.`,
 			if tier == trust.TierTrusted && trust.QuarantinedClass(id) && !ack {
 				return registryRefuse(cmd, fmt.Sprintf("refusing: %s is a quarantined-class agent. Registering it as trusted exposes the full federation to it. Re-run with --i-understand-the-risk to override.", pyfmt.Quote(id)))
 			}
-			return run(cmd, func(r *trust.Registry, out io.Writer) error {
-				token, err := r.Add(id, tier, grants)
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				token, err := reg.Add(id, tier, grants)
 				if err != nil {
 					return err
 				}
@@ -76,14 +118,17 @@ once and stored only as a SHA-256 hash.`,
 	add.Flags().StringVar(&tierName, "tier", "quarantined", "trust tier: trusted or quarantined")
 	add.Flags().StringArrayVar(&grants, "grant", nil, "namespace (agent id) the member may read when quarantined; repeatable")
 	add.Flags().BoolVar(&ack, "i-understand-the-risk", false, "allow registering a quarantined-class agent (openclaw) as trusted")
+	return add
+}
 
-	list := &cobra.Command{
+func (r registryCLI) list() *cobra.Command {
+	return &cobra.Command{
 		Use:   "list",
 		Short: "List members (never token material)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd, func(r *trust.Registry, out io.Writer) error {
-				members, err := r.List()
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				members, err := reg.List()
 				if err != nil {
 					return err
 				}
@@ -112,14 +157,16 @@ once and stored only as a SHA-256 hash.`,
 			})
 		},
 	}
+}
 
-	rotate := &cobra.Command{
+func (r registryCLI) rotate() *cobra.Command {
+	return &cobra.Command{
 		Use:   "rotate ID",
 		Short: "Give a member a new token (shown once); the old one stops working",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd, func(r *trust.Registry, out io.Writer) error {
-				token, err := r.Rotate(args[0])
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				token, err := reg.Rotate(args[0])
 				if err != nil {
 					return err
 				}
@@ -129,14 +176,16 @@ once and stored only as a SHA-256 hash.`,
 			})
 		},
 	}
+}
 
-	revoke := &cobra.Command{
+func (r registryCLI) revoke() *cobra.Command {
+	return &cobra.Command{
 		Use:   "revoke ID",
 		Short: "Invalidate a member's token, effective on its next request",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd, func(r *trust.Registry, out io.Writer) error {
-				if err := r.Revoke(args[0]); err != nil {
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				if err := reg.Revoke(args[0]); err != nil {
 					return err
 				}
 				fmt.Fprintf(out, "revoked %s: token invalidated, federation access cut. Its audit history remains queryable (`bourdon audit --agent %s`).\n", args[0], args[0])
@@ -144,8 +193,10 @@ once and stored only as a SHA-256 hash.`,
 			})
 		},
 	}
+}
 
-	var tierAck bool
+func (r registryCLI) setTier() *cobra.Command {
+	var ack bool
 	setTier := &cobra.Command{
 		Use:   "set-tier ID TIER",
 		Short: "Change a member's trust tier (trusted or quarantined)",
@@ -156,11 +207,11 @@ once and stored only as a SHA-256 hash.`,
 			if err != nil {
 				return registryFail(cmd, err)
 			}
-			if tier == trust.TierTrusted && trust.QuarantinedClass(id) && !tierAck {
+			if tier == trust.TierTrusted && trust.QuarantinedClass(id) && !ack {
 				return registryRefuse(cmd, fmt.Sprintf("refusing: %s is a quarantined-class agent. Re-run with --i-understand-the-risk to override.", pyfmt.Quote(id)))
 			}
-			return run(cmd, func(r *trust.Registry, out io.Writer) error {
-				if err := r.SetTier(id, tier); err != nil {
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				if err := reg.SetTier(id, tier); err != nil {
 					return err
 				}
 				fmt.Fprintf(out, "%s -> tier: %s\n", id, tier)
@@ -168,15 +219,18 @@ once and stored only as a SHA-256 hash.`,
 			})
 		},
 	}
-	setTier.Flags().BoolVar(&tierAck, "i-understand-the-risk", false, "allow promoting a quarantined-class agent (openclaw) to trusted")
+	setTier.Flags().BoolVar(&ack, "i-understand-the-risk", false, "allow promoting a quarantined-class agent (openclaw) to trusted")
+	return setTier
+}
 
-	grant := &cobra.Command{
+func (r registryCLI) grant() *cobra.Command {
+	return &cobra.Command{
 		Use:   "grant ID NAMESPACE",
 		Short: "Let a quarantined member read one namespace (agent id)",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd, func(r *trust.Registry, out io.Writer) error {
-				if err := r.Grant(args[0], args[1]); err != nil {
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				if err := reg.Grant(args[0], args[1]); err != nil {
 					return err
 				}
 				fmt.Fprintf(out, "granted %s read access to namespace %s\n", args[0], pyfmt.Quote(args[1]))
@@ -184,14 +238,16 @@ once and stored only as a SHA-256 hash.`,
 			})
 		},
 	}
+}
 
-	ungrant := &cobra.Command{
+func (r registryCLI) ungrant() *cobra.Command {
+	return &cobra.Command{
 		Use:   "ungrant ID NAMESPACE",
 		Short: "Remove a namespace from a member's grants",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd, func(r *trust.Registry, out io.Writer) error {
-				if err := r.Ungrant(args[0], args[1]); err != nil {
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				if err := reg.Ungrant(args[0], args[1]); err != nil {
 					return err
 				}
 				fmt.Fprintf(out, "removed %s grant on namespace %s\n", args[0], pyfmt.Quote(args[1]))
@@ -199,9 +255,6 @@ once and stored only as a SHA-256 hash.`,
 			})
 		},
 	}
-
-	cmd.AddCommand(add, list, rotate, revoke, setTier, grant, ungrant)
-	return cmd
 }
 
 // registryFail prints "error: <err>" on stderr and returns exit status 1.

@@ -42,9 +42,7 @@ type serveFlags struct {
 	registry      string
 	auditLog      string
 	allowUnauthed bool
-	l2Config      string
-	l2Endpoint    string
-	l2Protocol    string
+	l2            l2Flags
 	peers         peerFlags
 	docs          docsFlags
 	github        requests.GitHubConfig
@@ -99,9 +97,7 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
-	cmd.Flags().StringVar(&f.l2Config, "l2-config", "", "YAML file configuring the external L2 backend of get_deeper_context (enabled, endpoint, protocol, tool_name, top_k, timeout_seconds, token_env); BOURDON_L2_* variables override it")
-	cmd.Flags().StringVar(&f.l2Endpoint, "l2-endpoint", "", "enable the external L2 backend at this URL (https, or http on loopback)")
-	cmd.Flags().StringVar(&f.l2Protocol, "l2-protocol", "", "protocol of the L2 backend: mcp (default) or http")
+	f.l2.register(cmd)
 	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
 	cmd.Flags().StringVar(&f.docs.config, "docs-config", "", "YAML file naming the corpus roots (docs: [...]) and the embedder (embedder: {provider, url, model, dim, token_env})")
 	cmd.Flags().StringVar(&f.docs.Provider, "embedder", "", "embedding service for docs_search: openai (any OpenAI-compatible /v1/embeddings) or ollama; default: vectors learned from the corpus itself")
@@ -164,7 +160,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 			return err
 		}
 	}
-	l2, l2TopK, l2Timeout, err := deeperBackend(f, log)
+	l2, l2TopK, l2Timeout, err := deeperBackend(f.l2, log)
 	if err != nil {
 		return err
 	}
@@ -225,14 +221,26 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	return serveHTTP(ctx, srv, f, auth, stderr, log)
 }
 
+// l2Flags select the external L2 backend of get_deeper_context (serve and
+// deeper-context).
+type l2Flags struct {
+	config, endpoint, protocol string
+}
+
+func (f *l2Flags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.config, "l2-config", "", "YAML file configuring the external L2 backend of get_deeper_context (enabled, endpoint, protocol, tool_name, top_k, timeout_seconds, token_env); BOURDON_L2_* variables override it")
+	cmd.Flags().StringVar(&f.endpoint, "l2-endpoint", "", "enable the external L2 backend at this URL (https, or http on loopback)")
+	cmd.Flags().StringVar(&f.protocol, "l2-protocol", "", "protocol of the L2 backend: mcp (default) or http")
+}
+
 // deeperBackend builds the optional L2 backend of get_deeper_context from
 // the configuration file, the BOURDON_L2_* variables and the flags, in
-// that order. A configuration that does not validate stops the start-up.
-func deeperBackend(f serveFlags, log *slog.Logger) (deeper.L2, int, time.Duration, error) {
+// that order. A configuration that does not validate is an error.
+func deeperBackend(f l2Flags, log *slog.Logger) (deeper.L2, int, time.Duration, error) {
 	cfg := deeper.DefaultL2Config()
 	var err error
-	if f.l2Config != "" {
-		if cfg, err = cfg.LoadFile(f.l2Config); err != nil {
+	if f.config != "" {
+		if cfg, err = cfg.LoadFile(f.config); err != nil {
 			return nil, 0, 0, err
 		}
 	}
@@ -240,11 +248,11 @@ func deeperBackend(f serveFlags, log *slog.Logger) (deeper.L2, int, time.Duratio
 	for _, w := range warnings {
 		log.Warn(w)
 	}
-	if f.l2Endpoint != "" {
-		cfg.Enabled, cfg.Endpoint = true, f.l2Endpoint
+	if f.endpoint != "" {
+		cfg.Enabled, cfg.Endpoint = true, f.endpoint
 	}
-	if f.l2Protocol != "" {
-		cfg.Protocol = f.l2Protocol
+	if f.protocol != "" {
+		cfg.Protocol = f.protocol
 	}
 	l2, err := deeper.NewL2(cfg, os.Getenv)
 	if err != nil {

@@ -1,11 +1,15 @@
 package federation
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -81,30 +85,89 @@ func (s *Store) ExportAgents(machine string, egress visibility.Level, reader Rea
 	}
 	for _, ai := range v.agents {
 		if reader.may(ai.id) {
-			env.Agents = append(env.Agents, summarize(ai, machine, egress))
+			env.Agents = append(env.Agents, summarize(ai.id, ai.m, ai.sessions, ai.agent.Problem, machine, egress, serverText))
 		}
 	}
 	for _, b := range v.snap.Broken() {
 		if reader != nil {
 			break // unreadable files name no agent a restricted caller was granted
 		}
-		stem := strings.TrimSuffix(filepath.Base(b.File), ".l5.yaml")
-		msg := b.Message
-		env.Agents = append(env.Agents, AgentSummary{ID: stem, RecentActivity: []Activity{}, ParseError: &msg, Source: machine, SourceKind: "local"})
+		env.Agents = append(env.Agents, brokenSummary(b, machine))
 	}
-	slices.SortStableFunc(env.Agents, func(a, b AgentSummary) int {
-		return strings.Compare(deref(b.LastUpdated), deref(a.LastUpdated))
-	})
+	sortByLastUpdated(env.Agents)
 	return env
 }
 
-func summarize(ai *agentIndex, machine string, egress visibility.Level) AgentSummary {
-	m := ai.m
+// ErrNoAgentsDir is the error of ExportAgentsDir for an agents directory
+// that does not exist.
+var ErrNoAgentsDir = errors.New("agent-library directory not found")
+
+// ExportAgentsDir describes the manifests of an agents directory in the
+// bourdon.agents/v1 envelope, as "bourdon agents" prints it for the tray:
+// the files are read as they are on disk (no store, no cache), one entry
+// per manifest file in name order, a file that cannot be read an entry
+// with its parse_error; agents ordered by last_updated, newest first.
+// Sessions are shown up to team (a private session is neither counted nor
+// listed); text fields go through scrub (the tray uses the reference's
+// native-memory battery). The error is ErrNoAgentsDir (wrapped with the
+// directory) when agentsDir does not exist, or the reason it cannot be
+// listed.
+func ExportAgentsDir(agentsDir, machine string, scrub func(string) string) (ExportEnvelope, error) {
+	env := ExportEnvelope{Schema: AgentsSchema, Machine: machine, GeneratedFrom: agentsDir, Agents: []AgentSummary{}}
+	if fi, err := os.Stat(agentsDir); err != nil || !fi.IsDir() {
+		if err == nil || errors.Is(err, os.ErrNotExist) {
+			return env, fmt.Errorf("%w: %s", ErrNoAgentsDir, agentsDir)
+		}
+		return env, err
+	}
+	files, err := library.ListManifests(agentsDir)
+	if err != nil {
+		return env, err
+	}
+	for _, f := range files {
+		a, warnings := library.LoadManifest(f.Path)
+		if a == nil {
+			env.Agents = append(env.Agents, brokenSummary(warnings[0], machine))
+			continue
+		}
+		m := a.Manifest
+		order := newestFirst(len(m.Sessions), func(i int) string { return m.Sessions[i].Date })
+		env.Agents = append(env.Agents, summarize(a.ID, m, order, "", machine, visibility.Team, scrub))
+	}
+	sortByLastUpdated(env.Agents)
+	return env, nil
+}
+
+// serverText is the redaction of the export_agents tool.
+func serverText(s string) string { return redact.Text(s, exportTextLimit) }
+
+// sortByLastUpdated orders agents by last_updated text, newest first,
+// keeping file order among equals; entries without one come last.
+func sortByLastUpdated(agents []AgentSummary) {
+	slices.SortStableFunc(agents, func(a, b AgentSummary) int {
+		return strings.Compare(deref(b.LastUpdated), deref(a.LastUpdated))
+	})
+}
+
+// brokenSummary is the entry of a manifest file that could not be read:
+// the file's stem as id, every descriptive field null.
+func brokenSummary(w library.Warning, machine string) AgentSummary {
+	stem := strings.TrimSuffix(filepath.Base(w.File), library.ManifestSuffix)
+	msg := w.Message
+	if w.Line > 0 {
+		msg = fmt.Sprintf("line %d: %s", w.Line, msg)
+	}
+	return AgentSummary{ID: stem, RecentActivity: []Activity{}, ParseError: &msg, Source: machine, SourceKind: "local"}
+}
+
+// summarize describes one agent's manifest; order lists its sessions
+// newest first, and only those visible at egress are counted and listed.
+func summarize(id string, m *l5.Manifest, order []int, problem, machine string, egress visibility.Level, scrub func(string) string) AgentSummary {
 	out := AgentSummary{
-		ID:             redact.Text(ai.id, exportTextLimit),
-		Type:           redactedOrNil(m.Agent.Type),
-		Instance:       redactedOrNil(m.Agent.Instance),
-		RoleNarrative:  redactedOrNil(m.Agent.RoleNarrative),
+		ID:             scrub(id),
+		Type:           scrubbedOrNil(m.Agent.Type, scrub),
+		Instance:       scrubbedOrNil(m.Agent.Instance, scrub),
+		RoleNarrative:  scrubbedOrNil(m.Agent.RoleNarrative, scrub),
 		RecentActivity: []Activity{},
 		Source:         machine,
 		SourceKind:     "local",
@@ -113,14 +176,16 @@ func summarize(ai *agentIndex, machine string, egress visibility.Level) AgentSum
 		lu := m.LastUpdated
 		out.LastUpdated = &lu
 	}
-	if ai.agent.Problem != "" {
-		p := ai.agent.Problem
-		out.ParseError = &p
+	if problem != "" {
+		out.ParseError = &problem
 	}
 	caps := len(m.Capabilities)
+	if list, ok := m.Raw.Value(l5.KeyCapabilities).([]any); ok {
+		caps = len(list) // every item, as the reference counts them
+	}
 	out.CapabilityCount = &caps
 	count := 0
-	for _, pos := range ai.sessions {
+	for _, pos := range order {
 		ses := &m.Sessions[pos]
 		vis := visibility.OfRow(ses.Raw.Value("visibility"), visibility.Team)
 		if !visibility.Visible(vis, egress) {
@@ -134,8 +199,8 @@ func summarize(ai *agentIndex, machine string, egress visibility.Level) AgentSum
 		if len(out.RecentActivity) < maxRecentActivity {
 			out.RecentActivity = append(out.RecentActivity, Activity{
 				Date:         ses.Date,
-				ProjectFocus: redactAll(ses.ProjectFocus),
-				KeyActions:   redactAll(ses.KeyActions),
+				ProjectFocus: scrubAll(ses.ProjectFocus, scrub),
+				KeyActions:   scrubAll(ses.KeyActions, scrub),
 				Visibility:   vis.String(),
 			})
 		}
@@ -144,18 +209,18 @@ func summarize(ai *agentIndex, machine string, egress visibility.Level) AgentSum
 	return out
 }
 
-func redactedOrNil(s string) *string {
+func scrubbedOrNil(s string, scrub func(string) string) *string {
 	if s == "" {
 		return nil
 	}
-	r := redact.Text(s, exportTextLimit)
+	r := scrub(s)
 	return &r
 }
 
-func redactAll(list []string) []string {
+func scrubAll(list []string, scrub func(string) string) []string {
 	out := make([]string, len(list))
 	for i, s := range list {
-		out[i] = redact.Text(s, exportTextLimit)
+		out[i] = scrub(s)
 	}
 	return out
 }

@@ -1,7 +1,8 @@
 // Package fsutil holds the two file-system operations every writer of the
 // library shares: an exclusive cross-process lock, and an atomic, durable
 // file replacement. A reader never sees a half-written file, and a crash at
-// any point leaves either the old file or the new one.
+// any point leaves either the old file or the new one. Caches, which can
+// be rebuilt, use the atomic replacement without its syncs.
 package fsutil
 
 import (
@@ -44,6 +45,18 @@ const TempPrefix = "."
 // file in the same directory, syncs it, renames it over path and syncs the
 // directory. The directory is created if missing.
 func WriteAtomic(path string, data []byte, perm os.FileMode) error {
+	return replace(path, data, perm, true)
+}
+
+// WriteCache replaces the file at path with data as WriteAtomic does, but
+// syncs nothing: a reader never sees a half-written file, but after a
+// crash the file may be empty or hold garbage. It is for files that are
+// checked when read and rebuilt when bad, and written on a hot path.
+func WriteCache(path string, data []byte, perm os.FileMode) error {
+	return replace(path, data, perm, false)
+}
+
+func replace(path string, data []byte, perm os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -56,7 +69,7 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	_, werr := f.Write(data)
-	if werr == nil {
+	if werr == nil && durable {
 		werr = f.Sync()
 	}
 	if cerr := f.Close(); werr == nil {
@@ -68,6 +81,9 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 	if werr != nil {
 		os.Remove(tmp)
 		return werr
+	}
+	if !durable {
+		return nil
 	}
 	return SyncDir(dir)
 }

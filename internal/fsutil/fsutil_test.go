@@ -10,20 +10,25 @@ import (
 )
 
 func TestWriteAtomicReplacesAndLeavesNoTemp(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "nested")
-	path := filepath.Join(dir, "a.l5.yaml")
-	for _, content := range []string{"one\n", "two\n"} {
-		if err := WriteAtomic(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
+	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteAtomic": WriteAtomic, "WriteCache": WriteCache} {
+		dir := filepath.Join(t.TempDir(), "nested")
+		path := filepath.Join(dir, "a.l5.yaml")
+		for _, content := range []string{"one\n", "two\n"} {
+			if err := write(path, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			if string(got) != content {
+				t.Errorf("%s: content %q, want %q", name, got, content)
+			}
 		}
-		got, _ := os.ReadFile(path)
-		if string(got) != content {
-			t.Errorf("content %q, want %q", got, content)
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 1 {
+			t.Errorf("%s: directory holds %d entries, want only the file", name, len(entries))
 		}
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("directory holds %d entries, want only the file", len(entries))
+		if err := write(filepath.Join(path, "below-a-file"), nil, 0o644); err == nil {
+			t.Errorf("%s: writing below a file must fail", name)
+		}
 	}
 }
 

@@ -111,17 +111,51 @@ type Library struct {
 
 // fileState is what the library knows about one manifest file.
 type fileState struct {
-	stamp    stamp
+	stamp    Stamp
 	agent    *Agent // nil when the file never loaded
 	warnings []Warning
 }
 
-// stamp identifies one version of a file without reading it.
-type stamp struct {
-	size  int64
-	mtime int64
-	ino   uint64
-	ctime int64
+// Stamp identifies one version of a file without reading it: its size,
+// modification time, inode and change time (the last two only where the
+// system reports them). A file replaced by a rename gets a new inode.
+type Stamp struct {
+	Size  int64
+	MTime int64 // nanoseconds since the Unix epoch
+	Ino   uint64
+	CTime int64 // nanoseconds since the Unix epoch
+}
+
+// ManifestFile is one manifest file of an agents directory.
+type ManifestFile struct {
+	Name  string // base name, <agent_id>.l5.yaml
+	Path  string
+	Stamp Stamp
+}
+
+// ListManifests returns the manifest files of an agents directory, sorted
+// by name: regular files (symbolic links followed) named *.l5.yaml, not
+// hidden; subdirectories are not entered. A missing directory has none.
+// Only the directory is read, and each file stat-ed.
+func ListManifests(agentsDir string) ([]ManifestFile, error) {
+	entries, err := os.ReadDir(agentsDir)
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil
+	}
+	var out []ManifestFile
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ManifestSuffix) || strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(agentsDir, name)
+		st, err := statFile(path)
+		if err != nil {
+			continue // vanished between listing and stat, or not a regular file
+		}
+		out = append(out, ManifestFile{Name: name, Path: path, Stamp: st})
+	}
+	return out, err
 }
 
 // Open loads the library at root. A missing directory is an empty library
@@ -203,28 +237,21 @@ func (l *Library) Close() error {
 // unchanged. If ctx ends before every file is read, nothing changes. It
 // returns the number of files read. l.mu must be held.
 func (l *Library) rescan(ctx context.Context, force func(name string) bool, progress func(done, total int)) (int, error) {
-	entries, err := os.ReadDir(l.agentsDir)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	files, err := ListManifests(l.agentsDir)
+	if err != nil {
 		l.log.Warn("cannot list the library", "dir", l.agentsDir, "err", err)
 	}
-	seen := make(map[string]bool, len(entries))
+	seen := make(map[string]bool, len(files))
 	var toLoad []string
-	stamps := map[string]stamp{}
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ManifestSuffix) || strings.HasPrefix(name, ".") {
-			continue
-		}
-		st, err := statFile(filepath.Join(l.agentsDir, name))
-		if err != nil {
-			continue // vanished between listing and stat, or not a regular file
-		}
+	stamps := map[string]Stamp{}
+	for _, f := range files {
+		name := f.Name
 		seen[name] = true
-		if fs, ok := l.files[name]; ok && fs.stamp == st && !force(name) {
+		if fs, ok := l.files[name]; ok && fs.stamp == f.Stamp && !force(name) {
 			continue
 		}
 		toLoad = append(toLoad, name)
-		stamps[name] = st
+		stamps[name] = f.Stamp
 	}
 	var removed []string
 	for name := range l.files {
@@ -305,12 +332,19 @@ func (l *Library) loadAll(ctx context.Context, names []string, progress func(don
 	return out, nil
 }
 
-// loadFile reads and parses one manifest. A file that cannot be used
-// yields a warning naming the file and, when known, the line.
+// loadFile reads and parses one manifest of the library.
 func (l *Library) loadFile(name string) loadResult {
-	path := filepath.Join(l.agentsDir, name)
-	warn := func(line int, format string, args ...any) loadResult {
-		return loadResult{warnings: []Warning{{File: path, Line: line, Message: fmt.Sprintf(format, args...)}}}
+	a, warnings := LoadManifest(filepath.Join(l.agentsDir, name))
+	return loadResult{agent: a, warnings: warnings}
+}
+
+// LoadManifest reads and parses one manifest file, as a library does. A
+// file that cannot be used yields no agent and a warning naming the file
+// and, when known, the line. The agent's id is the manifest's agent.id,
+// else the file name without its suffix.
+func LoadManifest(path string) (*Agent, []Warning) {
+	warn := func(line int, format string, args ...any) (*Agent, []Warning) {
+		return nil, []Warning{{File: path, Line: line, Message: fmt.Sprintf(format, args...)}}
 	}
 	data, err := fsutil.ReadRegular(path, MaxManifestBytes)
 	if err != nil {
@@ -324,12 +358,12 @@ func (l *Library) loadFile(name string) loadResult {
 		}
 		return warn(0, "not valid YAML: %v", err)
 	}
-	fallback := strings.TrimSuffix(name, ManifestSuffix)
+	fallback := strings.TrimSuffix(filepath.Base(path), ManifestSuffix)
 	m, ok := l5.FromValue(doc, fallback)
 	if !ok {
 		return warn(1, "not a YAML mapping (found %s); an L5 manifest is a mapping with spec_version, agent and last_updated", kindOf(doc))
 	}
-	return loadResult{agent: &Agent{ID: m.Agent.ID, File: path, Manifest: m}}
+	return &Agent{ID: m.Agent.ID, File: path, Manifest: m}, nil
 }
 
 func kindOf(v any) string {

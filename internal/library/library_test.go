@@ -271,3 +271,38 @@ func TestAFIFOIsSkippedNotWaitedFor(t *testing.T) {
 		t.Errorf("the rest of the library must load: %d agents", s.Len())
 	}
 }
+
+func TestListManifestsAndLoadManifest(t *testing.T) {
+	dir := t.TempDir()
+	agents := filepath.Join(dir, "agents")
+	if files, err := ListManifests(agents); err != nil || files != nil {
+		t.Fatalf("missing directory: %v, %v", files, err)
+	}
+	put(t, dir, "b.l5.yaml", manifest("bee", "Hive"))
+	put(t, dir, "a.l5.yaml", "- not\n- a mapping\n")
+	put(t, dir, ".hidden.l5.yaml", manifest("hidden", "X"))
+	put(t, dir, "notes.txt", "not a manifest")
+	put(t, dir, "sub.l5.yaml/inner.l5.yaml", manifest("inner", "Y"))
+	files, err := ListManifests(agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+		if f.Path != filepath.Join(agents, f.Name) || f.Stamp.Size == 0 || f.Stamp.MTime == 0 {
+			t.Errorf("%s: path %s, stamp %+v", f.Name, f.Path, f.Stamp)
+		}
+	}
+	if got := strings.Join(names, " "); got != "a.l5.yaml b.l5.yaml" {
+		t.Errorf("listed %q; want the two manifests, sorted, without hidden files or directories", got)
+	}
+	a, warnings := LoadManifest(files[1].Path)
+	if a == nil || a.ID != "bee" || len(warnings) != 0 || a.Manifest.Entities[0].Name != "Hive" {
+		t.Errorf("good manifest: %+v, %v", a, warnings)
+	}
+	a, warnings = LoadManifest(files[0].Path)
+	if a != nil || len(warnings) != 1 || warnings[0].Line != 1 || !strings.Contains(warnings[0].Message, "not a YAML mapping") {
+		t.Errorf("non-mapping: %+v, %v", a, warnings)
+	}
+}

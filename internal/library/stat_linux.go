@@ -8,18 +8,18 @@ import (
 )
 
 // statFile returns the stamp of a regular file (symbolic links followed).
-func statFile(path string) (stamp, error) {
+func statFile(path string) (Stamp, error) {
 	var st syscall.Stat_t
 	if err := syscall.Stat(path, &st); err != nil {
-		return stamp{}, err
+		return Stamp{}, err
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return stamp{}, errors.New("not a regular file")
+		return Stamp{}, errors.New("not a regular file")
 	}
-	return stamp{
-		size:  st.Size,
-		mtime: st.Mtim.Nano(),
-		ino:   st.Ino,
-		ctime: st.Ctim.Nano(),
+	return Stamp{
+		Size:  st.Size,
+		MTime: st.Mtim.Nano(),
+		Ino:   st.Ino,
+		CTime: st.Ctim.Nano(),
 	}, nil
 }

@@ -8,13 +8,13 @@ import (
 )
 
 // statFile returns the stamp of a regular file (symbolic links followed).
-func statFile(path string) (stamp, error) {
+func statFile(path string) (Stamp, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return stamp{}, err
+		return Stamp{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return stamp{}, errors.New("not a regular file")
+		return Stamp{}, errors.New("not a regular file")
 	}
-	return stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}, nil
+	return Stamp{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, nil
 }

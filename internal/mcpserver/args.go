@@ -106,11 +106,10 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any,
 		default:
 			payload = out
 		}
-		b, err := json.Marshal(payload)
+		b, err := redact.Marshal(payload) // every result, so no read surface can forget it
 		if err != nil {
 			return nil, fmt.Errorf("encoding the %s result: %w", t.Name, err)
 		}
-		b = redact.JSON(b) // every result, so no read surface can forget it
 		var meta mcp.Meta
 		if m, ok := payload.(interface{ resultMeta() mcp.Meta }); ok {
 			meta = m.resultMeta()

@@ -2,14 +2,11 @@ package mcpserver
 
 import (
 	"context"
-	"math"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/drift"
+	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/peer"
-	"github.com/getbourdon/bourdon-go/internal/recognition"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -19,16 +16,11 @@ type prepareRecognitionIn struct {
 	hopArg
 }
 
+// prepareRecognitionOut is the local payload (built by the federation
+// store, as "bourdon prepare-turn" prints it) and, when the call fanned out,
+// the peer keys.
 type prepareRecognitionOut struct {
-	Prompt         string `json:"prompt"`
-	AccessLevel    string `json:"access_level"`
-	IncludePrivate bool   `json:"include_private"`
-	recognition.Result
-	// RecognitionLatencyUS is how long recognition took, in microseconds.
-	RecognitionLatencyUS float64 `json:"recognition_latency_us"`
-	// DriftingSurfaces lists the agents whose manifest stopped yielding
-	// what it used to; the key is present only when some are.
-	DriftingSurfaces []drift.Verdict `json:"drifting_surfaces,omitempty"`
+	federation.RecognitionContext
 	peerFields
 }
 
@@ -46,16 +38,9 @@ func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
 		if !d.Allowed {
 			return prepareRecognitionOut{}, deny(d)
 		}
-		start := time.Now()
-		res := s.store.PrepareRecognition(in.Prompt, level)
-		us := math.Round(float64(time.Since(start).Nanoseconds())/100) / 10
-		out := prepareRecognitionOut{
-			Prompt: in.Prompt, AccessLevel: in.AccessLevel, IncludePrivate: in.IncludePrivate,
-			Result: res, RecognitionLatencyUS: us,
-		}
-		if verdicts, ok := s.store.Drifting(reader(d)); ok {
-			out.DriftingSurfaces = verdicts
-		}
+		out := prepareRecognitionOut{RecognitionContext: s.store.RecognitionContext(federation.RecognitionRequest{
+			Prompt: in.Prompt, AccessLevel: in.AccessLevel, Level: level, IncludePrivate: in.IncludePrivate, Reader: reader(d),
+		})}
 		if s.federates(d, in.FederationHop) {
 			var rep peer.Report
 			out.Result, rep = s.opts.Peers.Recognition(ctx, in.Prompt, peerAccess(level, in.accessArgs), out.Result)

@@ -1,7 +1,8 @@
-// Package pyfmt formats values the way Python's repr() does. The reference
-// server embeds repr() output in its error messages and denial details
+// Package pyfmt formats values the way Python does. The reference server
+// embeds repr() output in its error messages and denial details
 // ("namespace 'codex' not granted", "entity missing non-empty 'name':
-// {'type': 'concept'}"), and clients match on those strings.
+// {'type': 'concept'}"), and clients match on those strings; its command
+// line prints json.dumps documents that programs (the tray) read.
 package pyfmt
 
 import (

@@ -5,6 +5,17 @@ import (
 	"encoding/json"
 )
 
+// Marshal returns the JSON encoding of v (encoding/json) with JSON
+// applied: the bytes every tool result carries, so that a command-line
+// twin of a tool prints exactly what the tool returns.
+func Marshal(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return JSON(b), nil
+}
+
 // JSON applies Secret to every string value of a JSON document (object
 // keys are left alone) and returns the document. Strings that need no
 // change keep their exact bytes; a document without credential-like text

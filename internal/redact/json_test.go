@@ -34,6 +34,22 @@ func TestJSONRedactsValuesNotKeys(t *testing.T) {
 	}
 }
 
+func TestMarshalRedacts(t *testing.T) {
+	got, err := Marshal(struct {
+		A string   `json:"a"`
+		B []string `json:"b"`
+	}{"my password is hunter2", []string{"fine"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"a":"` + Sentinel + `","b":["fine"]}`; string(got) != want {
+		t.Errorf("Marshal = %s, want %s", got, want)
+	}
+	if _, err := Marshal(func() {}); err == nil {
+		t.Error("a value encoding/json refuses must be an error")
+	}
+}
+
 func BenchmarkJSONClean(b *testing.B) {
 	doc := []byte(`{"name":"Bourdon","access_level":"team","include_private":false,"matches":[{"name":"Bourdon","agents":["claude-code","codex"],"types":["project"],"summaries":{"claude-code":"Cross-agent memory federation (granted side).","codex":"Federation, codex view."},"tags":["infra"]}]}`)
 	for b.Loop() {

@@ -1,7 +1,6 @@
 package trust
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -213,43 +213,139 @@ type AuditFilter struct {
 	Agent string
 	// DenialsOnly keeps only denied calls.
 	DenialsOnly bool
+	// Since, when not zero, keeps only entries at or after this instant
+	// (an entry whose ts cannot be read does not pass).
+	Since time.Time
 	// Limit keeps only the last Limit matches; 0 or less keeps all (as
 	// the reference does for 0).
 	Limit int
 }
 
-// Entries returns the matching entries, oldest first. Blank and
-// unparseable lines, such as a torn last line, are skipped. A missing log
-// has no entries.
-func (a *Audit) Entries(f AuditFilter) ([]Entry, error) {
-	file, err := fsutil.OpenRegular(a.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// match reports whether e passes the filter, limit aside.
+func (f AuditFilter) match(e Entry) bool {
+	if f.Agent != "" && e.Agent != f.Agent || f.DenialsOnly && e.Decision != Deny {
+		return false
 	}
-	if err != nil {
+	if !f.Since.IsZero() {
+		t, ok := e.Time()
+		return ok && !t.Before(f.Since)
+	}
+	return true
+}
+
+// Time returns the instant of the entry's ts; ok is false when it cannot
+// be read. Any RFC 3339 time is accepted, not only the writer's layout.
+func (e Entry) Time() (t time.Time, ok bool) {
+	t, err := time.Parse(time.RFC3339Nano, e.TS)
+	return t, err == nil
+}
+
+// Entries returns the matching entries, oldest first: the last f.Limit
+// of them when f.Limit is positive. Blank, unparseable and overlong lines,
+// such as a torn last line, are skipped. A missing log has no entries.
+func (a *Audit) Entries(f AuditFilter) ([]Entry, error) {
+	var out []Entry
+	if _, err := a.Recent(f, func(e Entry) bool { out = append(out, e); return true }); err != nil {
 		return nil, err
 	}
-	defer file.Close()
-	var out []Entry
-	rd := bufio.NewReader(file)
-	for {
-		line, err := rd.ReadBytes('\n')
-		if e, ok := ParseEntry(line); ok &&
-			(f.Agent == "" || e.Agent == f.Agent) &&
-			(!f.DenialsOnly || e.Decision == Deny) {
-			out = append(out, e)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading audit log %s: %w", a.path, err)
-		}
-	}
-	if f.Limit > 0 && len(out) > f.Limit {
-		out = out[len(out)-f.Limit:]
-	}
+	slices.Reverse(out)
 	return out, nil
+}
+
+// MaxAuditLine bounds one line of the log for Recent; a longer line is
+// skipped as unreadable.
+const MaxAuditLine = 1 << 20
+
+// sinceSlack is how far before Since Recent keeps reading: entries are
+// appended in time order, but writers in several processes may interleave
+// by a little.
+const sinceSlack = time.Minute
+
+// Recent calls fn with the matching entries, newest first, reading the log
+// backwards from its end in blocks, so that the cost follows the entries
+// shown rather than the size of the log, and memory stays bounded by one
+// block and one line. It stops after f.Limit matches (0 or less: no
+// limit), when fn returns false, or, with f.Since set, at the first entry
+// more than a minute older than Since. Blank, unparseable and overlong
+// lines are skipped. A missing log has no entries. full is true when it
+// stopped because the limit was reached: older matches may exist.
+func (a *Audit) Recent(f AuditFilter, fn func(Entry) bool) (full bool, err error) {
+	file, err := fsutil.OpenRegular(a.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return false, err
+	}
+	const block = 64 << 10
+	n := 0
+	stop := false
+	// line handles one line; it reports whether to go on.
+	line := func(b []byte) bool {
+		e, ok := ParseEntry(b)
+		if !ok {
+			return true
+		}
+		if !f.Since.IsZero() {
+			if t, ok := e.Time(); ok && t.Before(f.Since.Add(-sinceSlack)) {
+				return false
+			}
+		}
+		if !f.match(e) {
+			return true
+		}
+		n++
+		if !fn(e) {
+			return false
+		}
+		if f.Limit > 0 && n >= f.Limit {
+			full = true
+			return false
+		}
+		return true
+	}
+	var tail []byte   // the start of a line whose end was in a later block
+	skipping := false // tail overflowed: drop the rest of that line
+	buf := make([]byte, block)
+	for pos := fi.Size(); pos > 0 && !stop; {
+		size := int64(min(block, pos))
+		pos -= size
+		chunk := buf[:size]
+		if _, err := file.ReadAt(chunk, pos); err != nil && err != io.EOF {
+			return full, fmt.Errorf("reading audit log %s: %w", a.path, err)
+		}
+		data := append(slices.Clip(chunk), tail...)
+		for !stop {
+			i := bytes.LastIndexByte(data, '\n')
+			if i < 0 {
+				break
+			}
+			switch {
+			case skipping:
+				skipping = false
+			case len(data)-i-1 > MaxAuditLine:
+				// overlong: skipped
+			case !line(data[i+1:]):
+				stop = true
+			}
+			data = data[:i]
+		}
+		if !stop {
+			tail = append(tail[:0:0], data...)
+			if len(tail) > MaxAuditLine {
+				tail, skipping = nil, true
+			}
+		}
+	}
+	if !stop && !skipping && len(tail) > 0 && len(tail) <= MaxAuditLine {
+		line(tail)
+	}
+	return full, nil
 }
 
 // TableRow returns the entry as one row of the reference's "bourdon

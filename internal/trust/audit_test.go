@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // fixedClock returns a clock that starts at start and advances by step on
@@ -283,4 +285,106 @@ func TestDefaultAuditPath(t *testing.T) {
 	if p, err := DefaultAuditPath(); err != nil || p != "/home/someone/.bourdon/audit.jsonl" {
 		t.Errorf("default: %q %v", p, err)
 	}
+}
+
+// TestRecentReadsNewestFirst checks Recent against a plain forward read
+// of a log whose lines cross block boundaries, with blank, corrupt,
+// overlong and torn lines.
+func TestRecentReadsNewestFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	var b strings.Builder
+	base := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	agents := []string{"openclaw", "clyde", "operator"}
+	for i := range 1500 {
+		e := Entry{
+			TS:    base.Add(time.Duration(i) * time.Minute).Format("2006-01-02T15:04:05.000000Z"),
+			Agent: agents[i%3], Op: "find_entity", Namespace: "*", Decision: Allow,
+			Detail: strings.Repeat("é", i%97),
+		}
+		if i%7 == 0 {
+			e.Decision, e.Detail = Deny, "namespace 'codex' not granted"
+		}
+		b.Write(e.Line())
+		b.WriteByte('\n')
+		switch i {
+		case 10:
+			b.WriteString("\n\nnot json\n")
+		case 800:
+			b.WriteString(`{"ts": "` + strings.Repeat("x", MaxAuditLine+10) + `"}` + "\n")
+		}
+	}
+	b.WriteString(`{"ts": "2026-06-29T00:00:01.000000Z", "agent": "open`) // torn
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := OpenAudit(path)
+	// plain is the oracle: every line, forward, filtered, then reversed.
+	var readable []Entry
+	for _, l := range strings.Split(b.String(), "\n") {
+		if e, ok := ParseEntry([]byte(l)); ok && len(l) <= MaxAuditLine {
+			readable = append(readable, e)
+		}
+	}
+	plain := func(f AuditFilter) []Entry {
+		var out []Entry
+		for _, e := range readable {
+			if f.Agent != "" && e.Agent != f.Agent || f.DenialsOnly && e.Decision != Deny {
+				continue
+			}
+			if ts, err := time.Parse(time.RFC3339Nano, e.TS); !f.Since.IsZero() && (err != nil || ts.Before(f.Since)) {
+				continue
+			}
+			out = append(out, e)
+		}
+		slices.Reverse(out)
+		return out
+	}
+	since := base.Add(1000 * time.Minute)
+	for _, f := range []AuditFilter{
+		{}, {Limit: 50}, {Agent: "clyde", Limit: 7}, {DenialsOnly: true}, {Agent: "operator", DenialsOnly: true, Limit: 1000},
+		{Since: since}, {Since: since, Agent: "clyde", Limit: 5}, {Since: base.Add(10 * 24 * time.Hour)}, {Agent: "ghost", Limit: 3},
+	} {
+		want := plain(f)
+		if f.Limit > 0 && len(want) > f.Limit {
+			want = want[:f.Limit]
+		}
+		var got []Entry
+		full, err := a.Recent(f, func(e Entry) bool { got = append(got, e); return true })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%+v: Recent differs from a forward read (-want +got):\n%s", f, diff)
+		}
+		oldest := slices.Clone(want)
+		slices.Reverse(oldest)
+		if diff := cmp.Diff(oldest, mustEntries(t, a, f), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%+v: Entries is not the same, oldest first (-want +got):\n%s", f, diff)
+		}
+		if wantFull := f.Limit > 0 && len(got) == f.Limit; full != wantFull {
+			t.Errorf("%+v: full = %v", f, full)
+		}
+	}
+	if n := len(mustEntries(t, a, AuditFilter{})); n != 1500 {
+		t.Fatalf("the log must hold 1500 readable entries, not %d", n)
+	}
+
+	// fn can stop the walk.
+	n := 0
+	if _, err := a.Recent(AuditFilter{}, func(Entry) bool { n++; return n < 3 }); err != nil || n != 3 {
+		t.Errorf("stopping: %d calls, %v", n, err)
+	}
+	// A missing log has no entries.
+	if full, err := OpenAudit(filepath.Join(t.TempDir(), "none")).Recent(AuditFilter{}, func(Entry) bool { t.Error("no entry expected"); return true }); full || err != nil {
+		t.Errorf("missing log: %v, %v", full, err)
+	}
+}
+
+func mustEntries(t *testing.T, a *Audit, f AuditFilter) []Entry {
+	t.Helper()
+	es, err := a.Entries(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
 }

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/getbourdon/bourdon-go/internal/trust"
+)
+
+func newAuditCommand() *cobra.Command {
+	var f trust.AuditFilter
+	var path, since string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "audit",
+		Short: "Show the audit log of access decisions, newest first",
+		Long: `Show the entries of the audit log (default $` + trust.AuditEnv + ` or
+~/.bourdon/audit.jsonl), one access decision per line, newest first: the
+reference's table (ts, decision, agent, op, ns=namespace, detail), or with
+--json the log's own JSON lines. At most --limit entries are shown (0 for no
+limit; a note on stderr says when the limit cut the list short). The log is
+read backwards from its end, so the time taken follows the entries shown, not
+the size of the log.
+
+--since takes a date (midnight UTC) or an RFC 3339 time (a time without a
+zone is UTC).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.Limit < 0 {
+				return fmt.Errorf("--limit %d: use a number of entries, or 0 for all", f.Limit)
+			}
+			if since != "" {
+				t, err := parseInstant(since)
+				if err != nil {
+					return fmt.Errorf("--since: %w", err)
+				}
+				f.Since = t
+			}
+			if path == "" {
+				var err error
+				if path, err = trust.DefaultAuditPath(); err != nil {
+					return err
+				}
+			}
+			out := bufio.NewWriter(cmd.OutOrStdout())
+			n := 0
+			full, err := trust.OpenAudit(path).Recent(f, func(e trust.Entry) bool {
+				n++
+				if asJSON {
+					out.Write(e.Line())
+					out.WriteByte('\n')
+				} else {
+					out.WriteString(e.TableRow())
+					out.WriteByte('\n')
+				}
+				return true
+			})
+			if n == 0 && err == nil && !asJSON {
+				fmt.Fprintln(out, "no audit entries match")
+			}
+			if ferr := out.Flush(); err == nil {
+				err = ferr
+			}
+			if err != nil {
+				return err
+			}
+			if full {
+				fmt.Fprintf(cmd.ErrOrStderr(), "audit: showing the %d most recent matching entries; older ones may exist (--limit N, or --limit 0 for all)\n", n)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&f.Agent, "agent", "", "only this caller's entries")
+	cmd.Flags().StringVar(&since, "since", "", "only entries at or after this date or time")
+	cmd.Flags().BoolVar(&f.DenialsOnly, "denied", false, "only denied calls")
+	cmd.Flags().BoolVar(&f.DenialsOnly, "denials", false, "the reference's spelling of --denied")
+	cmd.Flags().IntVar(&f.Limit, "limit", 50, "most entries shown; 0 for no limit")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entries as JSON lines, the log's own format")
+	cmd.Flags().BoolVar(&asJSON, "export", false, "the reference's spelling of --json")
+	cmd.Flags().StringVar(&path, "audit-log", "", "audit log to read (default $"+trust.AuditEnv+" or ~/.bourdon/audit.jsonl)")
+	_ = cmd.Flags().MarkHidden("denials")
+	_ = cmd.Flags().MarkHidden("export")
+	return cmd
+}
+
+// dateRE is a bare calendar date.
+var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// parseInstant reads a date (midnight UTC) or an RFC 3339 time; a time
+// without a zone is taken as UTC.
+func parseInstant(s string) (time.Time, error) {
+	if dateRE.MatchString(s) {
+		return time.Parse(time.DateOnly, s)
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, errors.New(s + ": use a date (2026-06-29) or a time (2026-06-29T14:00:00Z)")
+}
