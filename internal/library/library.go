@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -56,6 +57,9 @@ type Warning struct {
 	File    string `json:"file"`
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
+	// Related names the other file a problem is about, when there is one:
+	// the file that holds the agent a misnamed manifest claims to be.
+	Related string `json:"related,omitempty"`
 }
 
 func (w Warning) String() string {
@@ -92,7 +96,11 @@ func (s *Snapshot) Len() int { return len(s.ids) }
 func (s *Snapshot) Warnings() []Warning { return s.warnings }
 
 // Broken returns one warning per manifest file that could not be loaded at
-// all (never read successfully), in file order.
+// all (never read successfully), in file order: unreadable files, files
+// that are not valid YAML (a key written twice included), symbolic links
+// that lead out of the library, and manifests whose agent.id is not their
+// file's name (Warning.Related then names the file that agent is served
+// from). bourdon doctor reports them.
 func (s *Snapshot) Broken() []Warning { return s.broken }
 
 // Library is a library directory kept in memory. It is safe for concurrent
@@ -100,6 +108,7 @@ func (s *Snapshot) Broken() []Warning { return s.broken }
 type Library struct {
 	root      string
 	agentsDir string
+	tree      fsutil.Tree // the library root: no manifest is read through a link that leaves it
 	log       *slog.Logger
 
 	mu      sync.Mutex // serialises refreshes
@@ -138,6 +147,7 @@ func Open(root string, log *slog.Logger) (*Library, error) {
 	l := &Library{
 		root:      abs,
 		agentsDir: filepath.Join(abs, "agents"),
+		tree:      fsutil.NewTree(abs),
 		log:       log,
 		files:     map[string]*fileState{},
 	}
@@ -215,9 +225,13 @@ func (l *Library) rescan(ctx context.Context, force func(name string) bool, prog
 		if !strings.HasSuffix(name, ManifestSuffix) || strings.HasPrefix(name, ".") {
 			continue
 		}
-		st, err := statFile(filepath.Join(l.agentsDir, name))
+		path := filepath.Join(l.agentsDir, name)
+		st, err := statFile(path)
 		if err != nil {
-			continue // vanished between listing and stat, or not a regular file
+			if e.Type()&fs.ModeSymlink == 0 || !fsutil.IsOutside(l.tree.Check(path)) {
+				continue // vanished between listing and stat, or not a regular file
+			}
+			st = stamp{} // a link out of the library, to no regular file: loadFile says so
 		}
 		seen[name] = true
 		if fs, ok := l.files[name]; ok && fs.stamp == st && !force(name) {
@@ -307,12 +321,22 @@ func (l *Library) loadAll(ctx context.Context, names []string, progress func(don
 
 // loadFile reads and parses one manifest. A file that cannot be used
 // yields a warning naming the file and, when known, the line.
+//
+// The file is read through the library's tree: a symbolic link (the file,
+// or agents/ itself) that leads out of the library is not followed. A
+// manifest is served only as the agent its file is named after: one whose
+// agent.id names another agent is refused, since every write of that
+// agent (commit, promote, export, rollback) goes to <id>.l5.yaml, and
+// serving the misnamed file instead would make those writes invisible.
 func (l *Library) loadFile(name string) loadResult {
 	path := filepath.Join(l.agentsDir, name)
 	warn := func(line int, format string, args ...any) loadResult {
 		return loadResult{warnings: []Warning{{File: path, Line: line, Message: fmt.Sprintf(format, args...)}}}
 	}
-	data, err := fsutil.ReadRegular(path, MaxManifestBytes)
+	data, err := l.tree.ReadRegular(path, MaxManifestBytes)
+	if fsutil.IsOutside(err) {
+		return warn(0, "not read: %v", err)
+	}
 	if err != nil {
 		return warn(0, "cannot read: %v", err)
 	}
@@ -329,6 +353,13 @@ func (l *Library) loadFile(name string) loadResult {
 	if !ok {
 		return warn(1, "not a YAML mapping (found %s); an L5 manifest is a mapping with spec_version, agent and last_updated", kindOf(doc))
 	}
+	if m.Agent.ID != fallback {
+		home := filepath.Join(l.agentsDir, m.Agent.ID+ManifestSuffix)
+		r := warn(0, "agent.id is %q but the file is named %s: agent %q is served only from %s, where its writes go, so this file is not served; rename it to %s or correct agent.id",
+			m.Agent.ID, name, m.Agent.ID, home, filepath.Base(home))
+		r.warnings[0].Related = home
+		return r
+	}
 	return loadResult{agent: &Agent{ID: m.Agent.ID, File: path, Manifest: m}}
 }
 
@@ -342,9 +373,10 @@ func kindOf(v any) string {
 	return "a single value"
 }
 
-// publish builds a new snapshot from l.files. Files are taken in sorted
-// name order; when two files claim the same agent id the later one wins,
-// as in the reference, and a warning names both.
+// publish builds a new snapshot from l.files, in sorted name order. Two
+// files never claim one agent: a manifest is loaded only as the agent its
+// file is named after (see loadFile). The reference instead lets the
+// alphabetically last file claiming an id win.
 func (l *Library) publish() {
 	names := make([]string, 0, len(l.files))
 	for name := range l.files {
@@ -364,9 +396,6 @@ func (l *Library) publish() {
 				snap.broken = append(snap.broken, fs.warnings[0])
 			}
 			continue
-		}
-		if prev, dup := snap.agents[a.ID]; dup {
-			snap.warnings = append(snap.warnings, Warning{File: a.File, Message: fmt.Sprintf("agent id %q is also used by %s; this file wins", a.ID, prev.File)})
 		}
 		snap.agents[a.ID] = a
 	}
