@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
@@ -106,7 +105,7 @@ func (w *Writer) replace(id string, oldBytes []byte, oldDigest string, data []by
 	if err := w.appendProvenance(id, ch); err != nil {
 		return Change{}, fmt.Errorf("recording provenance: %w", err)
 	}
-	if err := fsutil.WriteAtomic(w.ManifestPath(id), data, 0o644); err != nil {
+	if err := w.tree.WriteAtomic(w.ManifestPath(id), data, 0o644); err != nil {
 		return Change{}, err
 	}
 	return ch, nil
@@ -120,10 +119,10 @@ func (w *Writer) archive(id string, data []byte, digest string, now time.Time) (
 	for t := now.UTC(); ; t = t.Add(time.Microsecond) {
 		v := t.Format("20060102T150405.000000Z") + "-" + digest[:8]
 		path := filepath.Join(dir, v+".l5.yaml")
-		if _, err := os.Stat(path); err == nil {
+		if _, err := w.tree.Stat(path); err == nil {
 			continue
 		}
-		return v, fsutil.WriteAtomic(path, data, 0o644)
+		return v, w.tree.WriteAtomic(path, data, 0o644)
 	}
 }
 
@@ -133,24 +132,18 @@ func (w *Writer) appendProvenance(id string, ch Change) error {
 		return err
 	}
 	path := filepath.Join(w.historyDir(id), "provenance.jsonl")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, created, err := w.tree.OpenAppend(path, 0o644)
 	if err != nil {
 		return err
 	}
 	// A process killed mid-append (or a full disk) can leave a last line
 	// without its newline; the next record must not be glued to it, or it
 	// would be unreadable too. Only the torn line is lost.
-	created := false
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
 			line = append([]byte{'\n'}, line...)
 		}
-	} else if err == nil {
-		created = true
 	}
 	_, werr := f.Write(append(line, '\n'))
 	if werr == nil {
@@ -160,7 +153,7 @@ func (w *Writer) appendProvenance(id string, ch Change) error {
 		werr = cerr
 	}
 	if werr == nil && created {
-		werr = fsutil.SyncDir(filepath.Dir(path)) // the new file's entry
+		werr = w.tree.SyncDir(filepath.Dir(path)) // the new file's entry
 	}
 	return werr
 }
@@ -184,7 +177,7 @@ func (w *Writer) Versions(id string, limit int) ([]Version, error) {
 	if !ValidAgentID(id) {
 		return nil, invalid("invalid agent_id %s", pyfmt.Quote(id))
 	}
-	entries, err := os.ReadDir(filepath.Join(w.historyDir(id), "versions"))
+	entries, err := w.tree.ReadDir(filepath.Join(w.historyDir(id), "versions"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -217,7 +210,7 @@ func (w *Writer) Versions(id string, limit int) ([]Version, error) {
 		if t, err := time.Parse("20060102T150405.000000Z", stamp); err == nil {
 			ver.ArchivedAt = t.Format("2006-01-02T15:04:05.000000Z")
 		}
-		if m, _, err := readManifest(w.versionPath(id, v)); err == nil && m != nil {
+		if m, _, err := w.readManifest(w.versionPath(id, v)); err == nil && m != nil {
 			ver.Entities, ver.Sessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
 			ver.Workstreams, ver.Notes = len(listOf(m, l5.KeyWorkstreams)), len(listOf(m, l5.KeyNotes))
 		}
@@ -233,7 +226,7 @@ func (w *Writer) versionPath(id, version string) string {
 // Changes returns the provenance records of an agent, oldest first. A torn
 // last line (a crash mid-append) is skipped.
 func (w *Writer) Changes(id string) ([]Change, error) {
-	f, err := fsutil.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
+	f, err := w.tree.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -275,7 +268,7 @@ func (w *Writer) Explain(id, digest string) (*Change, error) {
 // CurrentDigest returns the digest of an agent's manifest on disk, or ""
 // when it has none.
 func (w *Writer) CurrentDigest(id string) (string, error) {
-	m, _, err := readManifest(w.ManifestPath(id))
+	m, _, err := w.readManifest(w.ManifestPath(id))
 	if err != nil || m == nil {
 		return "", err
 	}
@@ -298,7 +291,7 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 		return nil, err
 	}
 	defer unlock()
-	data, err := fsutil.ReadRegular(w.versionPath(id, version), l5.MaxManifestBytes)
+	data, err := w.tree.ReadRegular(w.versionPath(id, version), l5.MaxManifestBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, invalid("no version %s of %s: pass a version_id from list_memory_versions", pyfmt.Quote(version), pyfmt.Quote(id))
 	}
@@ -310,7 +303,7 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 	if err != nil || !ok {
 		return nil, fmt.Errorf("version %s of %s cannot be read; it was not restored", version, id)
 	}
-	current, currentBytes, err := readManifest(w.ManifestPath(id))
+	current, currentBytes, err := w.readManifest(w.ManifestPath(id))
 	currentDigest := ""
 	var corrupt *CorruptError
 	switch {
