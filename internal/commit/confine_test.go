@@ -154,3 +154,64 @@ func TestLinksInsideTheLibraryAreFollowed(t *testing.T) {
 		t.Errorf("versions through a link inside: %v %v", vs, err)
 	}
 }
+
+// TestSweepLibraryRemovesDeadWritersTempFiles: the start-up sweep removes
+// old temporary files everywhere the write path writes, and young ones
+// whose lock is free; a young one whose lock is held (a live write) and
+// files that are not temporary stay.
+func TestSweepLibraryRemovesDeadWritersTempFiles(t *testing.T) {
+	w, outside := libraryAndOutside(t)
+	root := w.Root()
+	old := time.Now().Add(-2 * time.Minute)
+	type file struct {
+		path string
+		old  bool
+		keep bool
+	}
+	files := []file{
+		{filepath.Join(root, "agents", ".codex.l5.yaml.0123456789ab.tmp"), true, false},
+		{filepath.Join(root, "agents", ".codex.l5.yaml.aaaaaaaaaaaa.tmp"), false, false}, // young, lock free
+		{filepath.Join(root, "agents", ".busy.l5.yaml.aaaaaaaaaaaa.tmp"), false, true},   // young, lock held
+		{filepath.Join(root, "agents", ".busy.l5.yaml.bbbbbbbbbbbb.tmp"), true, false},   // old: gone whatever the lock
+		{filepath.Join(root, "agents", ".notes"), true, true},
+		{filepath.Join(root, "agents", "codex.l5.yaml"), true, true},
+		{filepath.Join(root, "history", "codex", "versions", ".20260101T000000.000000Z-abcdef01.l5.yaml.0a0b.tmp"), false, false},
+		{filepath.Join(root, "staging", "codex", ".codex.l5.yaml.0a0b0c0d0e0f.tmp"), false, false},
+		{filepath.Join(root, ".bourdon", "exports", ".codex.json.0a0b0c0d0e0f.tmp"), false, false},
+		{filepath.Join(root, ".bourdon", "exports", ".codex.cache.json.0a0b0c0d0e0f.tmp"), false, true}, // young, no lock guards it
+		{filepath.Join(root, ".bourdon", "exports", ".codex.cache.json.111111111111.tmp"), true, false},
+		{filepath.Join(root, ".bourdon", ".watermarks.json.0a0b0c0d0e0f.tmp"), true, false},
+		{filepath.Join(root, "requests", ".REQ-2026-0001.yaml.0a0b0c0d0e0f.tmp"), true, false},
+		{filepath.Join(root, "requests", "proposals", ".prop-0123456789ab.yaml.0a0b0c0d0e0f.tmp"), true, false},
+		{filepath.Join(outside, ".x.l5.yaml.0a0b0c0d0e0f.tmp"), true, true},
+	}
+	for _, f := range files {
+		os.MkdirAll(filepath.Dir(f.path), 0o755)
+		os.WriteFile(f.path, []byte("partial"), 0o644)
+		if f.old {
+			os.Chtimes(f.path, old, old)
+		}
+	}
+	link(t, outside, filepath.Join(root, "staging", "elsewhere"))
+	unlock, err := fsutil.Lock(context.Background(), w.lockPath("busy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	removed := w.SweepLibrary(context.Background())
+	for _, f := range files {
+		_, err := os.Lstat(f.path)
+		if exists := err == nil; exists != f.keep {
+			t.Errorf("%s: exists %v, want %v", f.path, exists, f.keep)
+		}
+	}
+	want := 0
+	for _, f := range files {
+		if !f.keep {
+			want++
+		}
+	}
+	if len(removed) != want {
+		t.Errorf("removed %d files, want %d: %v", len(removed), want, removed)
+	}
+}

@@ -85,3 +85,17 @@ func SyncDir(dir string) error {
 	}
 	return nil
 }
+
+// TryLock takes the lock at path (see Lock) only if it is free now; ok is
+// false, and unlock nil, when another holder has it.
+func TryLock(path string) (unlock func(), ok bool, err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, false, err
+	}
+	l := flock.New(path)
+	ok, err = l.TryLock()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return func() { _ = l.Unlock() }, true, nil
+}

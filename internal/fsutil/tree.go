@@ -20,8 +20,9 @@ import (
 // link. (os.Root also refuses absolute links, even to a place inside; keep
 // links inside a library relative.)
 //
-// Paths are given whole, as filepath.Join(tree.Dir(), ...) builds them; a
-// path that is not under Dir is refused before anything is opened. The
+// Paths are given whole, as filepath.Join(tree.Dir(), ...) builds them
+// (a relative path is relative to the working directory, as for package
+// os); a path that is not under Dir is refused before anything is opened. The
 // directory itself may be a symbolic link: it is where the tree is, not a
 // part of it.
 type Tree struct{ dir string }
@@ -65,10 +66,10 @@ func IsOutside(err error) bool {
 
 // rel returns path relative to the tree.
 func (t Tree) rel(path string) (string, error) {
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(t.dir, path)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
 	}
-	r, err := filepath.Rel(t.dir, filepath.Clean(path))
+	r, err := filepath.Rel(t.dir, path)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s is not inside %s", path, t.dir)
 	}
@@ -206,6 +207,18 @@ func (t Tree) Lock(ctx context.Context, path string) (unlock func(), err error) 
 		return nil, err
 	}
 	return Lock(ctx, path)
+}
+
+// TryLock is TryLock for a lock file of the tree, checked as Lock checks
+// it.
+func (t Tree) TryLock(path string) (unlock func(), ok bool, err error) {
+	if err := t.Check(path); err != nil {
+		return nil, false, err
+	}
+	if err := t.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, false, err
+	}
+	return TryLock(path)
 }
 
 // OpenRegular opens a regular file of the tree for reading (see
