@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -255,7 +256,7 @@ func (t Tree) Stat(path string) (fs.FileInfo, error) {
 	return fi, err
 }
 
-// ReadDir lists the directory at path.
+// ReadDir lists the directory at path, sorted by name (as os.ReadDir).
 func (t Tree) ReadDir(path string) ([]os.DirEntry, error) {
 	var out []os.DirEntry
 	err := t.do(path, false, func(r *os.Root, rel string) error {
@@ -265,6 +266,7 @@ func (t Tree) ReadDir(path string) ([]os.DirEntry, error) {
 		}
 		defer d.Close()
 		out, err = d.ReadDir(-1)
+		slices.SortFunc(out, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 		return err
 	})
 	return out, err
