@@ -96,10 +96,10 @@ func (s *Store) pending(ctx context.Context, id string) (*Proposal, func(), erro
 
 // decide moves a decided proposal out of the pending folder.
 func (s *Store) decide(p *Proposal) error {
-	if err := writeFile(filepath.Join(s.decidedDir(), p.ID+".yaml"), p); err != nil {
+	if err := s.writeFile(filepath.Join(s.decidedDir(), p.ID+".yaml"), p); err != nil {
 		return fmt.Errorf("recording the decision on %s: %w", p.ID, err)
 	}
-	if err := os.Remove(filepath.Join(s.pendingDir(), p.ID+".yaml")); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := s.tree.Remove(filepath.Join(s.pendingDir(), p.ID+".yaml")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("removing the pending copy of %s: %w", p.ID, err)
 	}
 	return nil
@@ -134,7 +134,7 @@ func (s *Store) createRequest(p *Proposal, approver string) (*Request, error) {
 	if p.TrackerURL != "" {
 		r.Links = append(r.Links, Link{Kind: LinkIssue, URL: p.TrackerURL})
 	}
-	if err := writeFile(s.requestPath(id), r); err != nil {
+	if err := s.writeFile(s.requestPath(id), r); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", id, err)
 	}
 	return r, nil
@@ -143,7 +143,7 @@ func (s *Store) createRequest(p *Proposal, approver string) (*Request, error) {
 // nextID returns the id after the highest of the year among the request
 // files, whatever their state or case. Call it under the store lock.
 func (s *Store) nextID(year int) (string, error) {
-	entries, err := os.ReadDir(s.root)
+	entries, err := s.tree.ReadDir(s.root)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("reading the requests folder: %w", err)
 	}
@@ -185,7 +185,7 @@ func (s *Store) moveRequest(p *Proposal, approver string) (*Request, error) {
 	}
 	m.History = append(m.History, Transition{From: r.Stage, To: m.Stage, Actor: p.Proposer, ApprovedBy: approver, Reason: p.Reason, Skipped: skipped, Proposal: p.ID, At: now})
 	m.Updated = now
-	if err := writeFile(s.requestPath(r.ID), m); err != nil {
+	if err := s.writeFile(s.requestPath(r.ID), m); err != nil {
 		return nil, fmt.Errorf("updating %s: %w", r.ID, err)
 	}
 	return m, nil

@@ -76,7 +76,7 @@ func TestStaleProposalIsRefused(t *testing.T) {
 	// the change.
 	d := request(StageDocument, true)
 	d.ID = "REQ-2026-0002"
-	if err := writeFile(s.requestPath(d.ID), d); err != nil {
+	if err := s.writeFile(s.requestPath(d.ID), d); err != nil {
 		t.Fatal(err)
 	}
 	loop := TransitionRequest{To: StageDocument, Reason: "more detail"}
