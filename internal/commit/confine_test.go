@@ -4,6 +4,7 @@ package commit
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -213,5 +214,26 @@ func TestSweepLibraryRemovesDeadWritersTempFiles(t *testing.T) {
 	}
 	if len(removed) != want {
 		t.Errorf("removed %d files, want %d: %v", len(removed), want, removed)
+	}
+}
+
+// TestHistoryReadersValidateTheAgentID: every reader of an agent's
+// history refuses an id that is not an agent id, whoever calls it.
+func TestHistoryReadersValidateTheAgentID(t *testing.T) {
+	w, _ := libraryAndOutside(t)
+	for _, id := range []string{"../../elsewhere", "..", "", "A/b"} {
+		var ve *ValidationError
+		if _, err := w.Explain(id, "deadbeef"); !errors.As(err, &ve) {
+			t.Errorf("Explain(%q): %v", id, err)
+		}
+		if _, err := w.Changes(id); !errors.As(err, &ve) {
+			t.Errorf("Changes(%q): %v", id, err)
+		}
+		if _, err := w.CurrentDigest(id); !errors.As(err, &ve) {
+			t.Errorf("CurrentDigest(%q): %v", id, err)
+		}
+		if _, err := w.Versions(id, 0); !errors.As(err, &ve) {
+			t.Errorf("Versions(%q): %v", id, err)
+		}
 	}
 }

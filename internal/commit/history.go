@@ -174,8 +174,8 @@ type Version struct {
 // Versions returns the archived states of an agent's memory, newest first,
 // at most limit (all when limit <= 0).
 func (w *Writer) Versions(id string, limit int) ([]Version, error) {
-	if !ValidAgentID(id) {
-		return nil, invalid("invalid agent_id %s", pyfmt.Quote(id))
+	if err := checkID(id); err != nil {
+		return nil, err
 	}
 	entries, err := w.tree.ReadDir(filepath.Join(w.historyDir(id), "versions"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -223,9 +223,23 @@ func (w *Writer) versionPath(id, version string) string {
 	return filepath.Join(w.historyDir(id), "versions", version+".l5.yaml")
 }
 
+// checkID refuses an agent id that cannot name an agent (and so could
+// name a path elsewhere, such as ../../x): every reader of an agent's
+// history calls it first, whoever its caller is.
+func checkID(id string) error {
+	if !ValidAgentID(id) {
+		return invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
+	}
+	return nil
+}
+
 // Changes returns the provenance records of an agent, oldest first. A torn
-// last line (a crash mid-append) is skipped.
+// last line (a crash mid-append) is skipped. An invalid id is a
+// *ValidationError.
 func (w *Writer) Changes(id string) ([]Change, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
 	f, err := w.tree.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -250,6 +264,9 @@ func (w *Writer) Changes(id string) ([]Change, error) {
 // (full, or at least its first 8 characters): caller, session, transcript
 // and what changed. The newest such write wins when a state recurs.
 func (w *Writer) Explain(id, digest string) (*Change, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
 	if len(strings.TrimSpace(digest)) < 8 {
 		return nil, invalid("digest %s is too short: send a full digest or a digest8", pyfmt.Quote(digest))
 	}
@@ -268,6 +285,9 @@ func (w *Writer) Explain(id, digest string) (*Change, error) {
 // CurrentDigest returns the digest of an agent's manifest on disk, or ""
 // when it has none.
 func (w *Writer) CurrentDigest(id string) (string, error) {
+	if err := checkID(id); err != nil {
+		return "", err
+	}
 	m, _, err := w.readManifest(w.ManifestPath(id))
 	if err != nil || m == nil {
 		return "", err
@@ -280,8 +300,8 @@ func (w *Writer) CurrentDigest(id string) (string, error) {
 // rolled back. With expectedDigest set, the rollback happens only if the
 // manifest has not changed since the caller looked.
 func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDigest *string, p Provenance) (*Change, error) {
-	if !ValidAgentID(id) {
-		return nil, invalid("invalid agent_id %s", pyfmt.Quote(id))
+	if err := checkID(id); err != nil {
+		return nil, err
 	}
 	if strings.ContainsAny(version, `/\`) || strings.HasPrefix(version, ".") || version == "" {
 		return nil, invalid("invalid version_id %s: pass a version_id from list_memory_versions", pyfmt.Quote(version))
