@@ -52,7 +52,7 @@ func (s *Server) readNode(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
 	d := s.authorize(req.Extra, "resource:node", "")
-	v := s.viewFor(d, s.defaultAccess(visibility.Public))
+	v := s.viewFor(d, s.resourceAccess(d, visibility.Public))
 	_, n, ok := v.lookup(uid)
 	if !ok || n.Label != spec.Label {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
