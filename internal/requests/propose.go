@@ -61,6 +61,12 @@ const maxForwardError = 500
 // writes it. A tracker failure does not lose the proposal: it is kept with
 // the error.
 func (s *Store) stage(ctx context.Context, p *Proposal, r *Request) error {
+	if p.Proposer == OperatorProposer && s.Account.Known() {
+		// The local operator's proposal: made by the account this server
+		// runs as, which is what an approval is compared with.
+		account := s.Account
+		p.ProposerAccount = &account
+	}
 	if s.Tracker != nil {
 		url, err := s.Tracker.Forward(ctx, p, r)
 		if err != nil {

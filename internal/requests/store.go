@@ -46,6 +46,12 @@ type Store struct {
 	// Tracker, when set, receives every new proposal (see Tracker). Set it
 	// before the store is used.
 	Tracker Tracker
+	// Account is the operating-system account this store acts as: the one
+	// a proposal by the local operator (OperatorProposer) records as its
+	// proposer's, and the one a decision records and is judged by (an
+	// account may not approve what it proposed). Open sets it to the
+	// process's account (CurrentAccount).
+	Account Account
 	now     func() time.Time
 }
 
@@ -63,7 +69,8 @@ func Open(root string) (*Store, error) {
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("requests folder: %w", err)
 	}
-	return &Store{root: abs, tree: fsutil.NewTree(filepath.Dir(abs)), now: time.Now}, nil
+	account, _ := CurrentAccount()
+	return &Store{root: abs, tree: fsutil.NewTree(filepath.Dir(abs)), Account: account, now: time.Now}, nil
 }
 
 // Root returns the store's folder.
