@@ -1,7 +1,9 @@
-// Package fsutil holds the two file-system operations every writer of the
-// library shares: an exclusive cross-process lock, and an atomic, durable
-// file replacement. A reader never sees a half-written file, and a crash at
-// any point leaves either the old file or the new one.
+// Package fsutil holds the file-system operations every reader and writer
+// of the library shares: an exclusive cross-process lock, an atomic,
+// durable file replacement (a reader never sees a half-written file, and a
+// crash at any point leaves either the old file or the new one), reads
+// that refuse what is not a regular file, and Tree, which confines all of
+// these to one directory that symbolic links may not lead out of.
 package fsutil
 
 import (
