@@ -358,3 +358,31 @@ func TestValidateCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestServeSweepsDeadWritersTempFiles: temporary files a killed commit
+// left are gone once the server has started.
+func TestServeSweepsDeadWritersTempFiles(t *testing.T) {
+	lib := seedLibrary(t)
+	old := time.Now().Add(-time.Hour)
+	stray := []string{
+		filepath.Join(lib, "agents", ".codex.l5.yaml.0123456789ab.tmp"),
+		filepath.Join(lib, "history", "codex", "versions", ".20260101T000000.000000Z-abcdef01.l5.yaml.0123456789ab.tmp"),
+		filepath.Join(lib, "staging", "codex", ".codex.l5.yaml.0123456789ab.tmp"),
+		filepath.Join(lib, ".bourdon", "exports", ".codex.json.0123456789ab.tmp"),
+	}
+	for _, p := range stray {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("torn"), 0o644)
+		os.Chtimes(p, old, old)
+	}
+	s := startHTTP(t, "--library", lib, "--allow-unauthenticated")
+	for _, p := range stray {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s survived the start-up", p)
+		}
+	}
+	if !strings.Contains(strings.Join(s.banner, "\n"), "4 stale temporary files removed") {
+		t.Errorf("banner %q", s.banner)
+	}
+	s.stop(t)
+}

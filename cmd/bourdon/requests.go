@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -17,10 +16,11 @@ import (
 // requestsDir is where a library keeps its requests.
 func requestsDir(lib string) string { return filepath.Join(lib, "requests") }
 
-// defaultApprover names the person at the terminal.
+// defaultApprover names the person at the terminal by the account the
+// process runs as (not $USER, which is anybody's to set).
 func defaultApprover() string {
-	if u := os.Getenv("USER"); u != "" {
-		return "cli:" + u
+	if a, ok := requests.CurrentAccount(); ok && a.User != "" {
+		return "cli:" + a.User
 	}
 	return "cli:operator"
 }
@@ -29,12 +29,20 @@ func defaultApprover() string {
 // the propose-only request lifecycle.
 func newRequestsCommand() *cobra.Command {
 	var libraryDir, approver, auditPath string
+	var selfApprove bool
 	cmd := &cobra.Command{
 		Use:   "requests",
 		Short: "The request lifecycle: list requests, review proposals, approve or reject them",
 		Long: `Agents only propose: request_intake stages a draft request and advance_stage a
 draft transition, under <library>/requests/proposals/. Nothing changes until an
 operator approves (the approver is recorded in the request's history) or rejects.
+
+Nobody approves their own proposal. A proposal made through the stdio server
+(or the legacy shared token) is the operator's and records the account the
+server ran as; it cannot be approved from that same account, whatever --as
+says: approve it from another account, or, on a machine with one operator,
+pass --self-approve, which is recorded in the request's history and the audit
+log as a self-approval. --as only names the approver in the records.
 
   list                     accepted requests, by id
   show ID                  one request as YAML-like JSON, with its Definition of Done
@@ -46,7 +54,7 @@ operator approves (the approver is recorded in the request's history) or rejects
 	}
 	auditDefault, _ := trust.DefaultAuditPath()
 	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
-	cmd.PersistentFlags().StringVar(&approver, "as", defaultApprover(), "who approves or rejects (recorded in the history and the audit log)")
+	cmd.PersistentFlags().StringVar(&approver, "as", defaultApprover(), "the name recorded as approver in the history and the audit log (the account running the command is recorded too, and is what self-approval is judged by)")
 	cmd.PersistentFlags().StringVar(&auditPath, "audit-log", auditDefault, "append-only log of every decision (BOURDON_AUDIT_PATH)")
 	// withStore runs a subcommand on the library's request store; a
 	// failure prints "error: ..." and exits 1.
@@ -62,9 +70,10 @@ operator approves (the approver is recorded in the request's history) or rejects
 			return nil
 		}
 	}
-	audit := func(op, namespace string) {
-		_ = trust.OpenAudit(auditPath).Record(trust.Entry{Agent: approver, Op: op, Namespace: namespace, Decision: trust.Allow})
+	auditDetail := func(op, namespace, detail string) {
+		_ = trust.OpenAudit(auditPath).Record(trust.Entry{Agent: approver, Op: op, Namespace: namespace, Decision: trust.Allow, Detail: detail})
 	}
+	audit := func(op, namespace string) { auditDetail(op, namespace, "") }
 
 	list := &cobra.Command{
 		Use:   "list",
@@ -140,11 +149,20 @@ operator approves (the approver is recorded in the request's history) or rejects
 		Short: "Approve a proposal: create the request, or move it to the proposed stage",
 		Args:  cobra.ExactArgs(1),
 		RunE: withStore(func(cmd *cobra.Command, args []string, s *requests.Store) error {
-			p, r, err := s.Approve(cmd.Context(), args[0], approver)
+			decide := s.Approve
+			if selfApprove {
+				decide = s.ApproveOwn
+			}
+			p, r, err := decide(cmd.Context(), args[0], approver)
 			if err != nil {
 				return err
 			}
-			audit("approve_proposal", r.Area)
+			if p.SelfApproved {
+				auditDetail("approve_proposal", r.Area, "self-approved")
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s was proposed by this account (%s); its approval is recorded as a self-approval\n", p.ID, s.Account)
+			} else {
+				audit("approve_proposal", r.Area)
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "approved %s: %s is now in %s\n", p.ID, r.ID, r.Stage)
 			return nil
 		}),
@@ -169,6 +187,7 @@ operator approves (the approver is recorded in the request's history) or rejects
 			return nil
 		}),
 	}
+	approve.Flags().BoolVar(&selfApprove, "self-approve", false, "approve a proposal this account made (the operator's own, through the stdio server), recorded as a self-approval")
 	cmd.AddCommand(list, show, proposals, approve, reject)
 	return cmd
 }

@@ -67,3 +67,51 @@ func TestRequestsCommand(t *testing.T) {
 		t.Errorf("audit: %+v %v", entries, err)
 	}
 }
+
+// TestRequestsApproveRefusesTheOperatorsOwnProposal: a proposal made
+// through the stdio server (proposer operator) cannot be approved from
+// the account the server ran as, whatever --as says (the default
+// cli:operator included); --self-approve approves it, recorded as such in
+// the history and the audit log.
+func TestRequestsApproveRefusesTheOperatorsOwnProposal(t *testing.T) {
+	if _, ok := requests.CurrentAccount(); !ok {
+		t.Skip("no numeric user ids here")
+	}
+	lib := t.TempDir()
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, err := requests.Open(requestsDir(lib))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := `{"problem": "Refunds are posted twice when the provider times out.", "desiredOutcome": "Every refund is posted once.",
+		"type": "fix", "area": "payments", "identity": "github:bob", "owner": "demo/payments"}`
+	p, err := s.ProposeIntake(context.Background(), []byte(form), trust.OperatorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, string, int) {
+		return runWriteCLI(t, newRequestsCommand(), append(args, "--library", lib, "--audit-log", audit)...)
+	}
+	for _, as := range [][]string{nil, {"--as", "cli:operator"}, {"--as", "cli:somebody-else"}} {
+		_, errOut, code := run(append([]string{"approve", p.ID}, as...)...)
+		if code != 1 || !strings.Contains(errOut, "another account must approve it") {
+			t.Errorf("approve %v: %d %q", as, code, errOut)
+		}
+	}
+	if got, _ := s.Proposal(p.ID); got.Status != requests.StatusPending {
+		t.Fatal("a refused approval decided the proposal")
+	}
+	out, errOut, code := run("approve", p.ID, "--self-approve")
+	if code != 0 || !strings.Contains(errOut, "self-approval") {
+		t.Fatalf("--self-approve: %d %q %q", code, out, errOut)
+	}
+	decided, _ := s.Proposal(p.ID)
+	r, _ := s.Get(decided.RequestID)
+	if !decided.SelfApproved || r == nil || !r.History[0].SelfApproved {
+		t.Errorf("the self-approval is not recorded: %+v", decided)
+	}
+	entries, err := trust.OpenAudit(audit).Entries(trust.AuditFilter{})
+	if err != nil || len(entries) != 1 || entries[0].Detail != "self-approved" {
+		t.Errorf("audit: %+v %v", entries, err)
+	}
+}

@@ -177,11 +177,18 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	defer lib.Close()
 	snap := lib.Snapshot()
+	writer := commit.New(lib.Root())
+	// Writers killed mid-write (kill -9, a full disk) leave temporary
+	// files; the ones no live write can own go now.
+	swept := writer.SweepLibrary(ctx)
+	for _, path := range swept {
+		log.Info("removed a dead writer's temporary file", "file", path)
+	}
 	opts := mcpserver.Options{
 		Version:       buildVersion(),
 		Logger:        log,
 		Audit:         trust.OpenAudit(f.auditLog),
-		Writer:        commit.New(lib.Root()),
+		Writer:        writer,
 		DeeperL2:      l2,
 		DeeperOptions: deeper.Options{L2TopK: l2TopK, L2Timeout: l2Timeout},
 		Peers:         peers,
@@ -203,6 +210,9 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "bourdon %s: library %s (%d agents", buildVersion(), lib.Root(), snap.Len())
 	if n := len(snap.Warnings()); n > 0 {
 		fmt.Fprintf(stderr, ", %d files with problems", n)
+	}
+	if n := len(swept); n > 0 {
+		fmt.Fprintf(stderr, ", %d stale temporary files removed", n)
 	}
 	fmt.Fprintln(stderr, ")")
 	if peers != nil {

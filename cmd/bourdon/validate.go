@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -16,8 +17,9 @@ func newValidateCommand() *cobra.Command {
 		Use:   "validate FILE...",
 		Short: "Check L5 manifests against the schema and list every violation",
 		Long: `Check L5 manifests (YAML or JSON) against the L5 schema. Every violation is
-printed as FILE: PATH: MESSAGE (KEYWORD). The exit status is 0 when all files
-are valid, 1 otherwise.`,
+printed as FILE: PATH: MESSAGE (KEYWORD); a file that is not valid YAML (a
+syntax error, a key written twice in one mapping) as FILE:LINE: MESSAGE. The
+exit status is 0 when all files are valid, 1 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
 			out := cmd.OutOrStdout()
@@ -31,7 +33,12 @@ are valid, 1 otherwise.`,
 				}
 				doc, err := yaml11.Decode(data)
 				if err != nil {
-					fmt.Fprintf(out, "%s: %v\n", file, err)
+					var se *yaml11.SyntaxError
+					if errors.As(err, &se) && se.Line > 0 {
+						fmt.Fprintf(out, "%s:%d: %s\n", file, se.Line, se.Msg)
+					} else {
+						fmt.Fprintf(out, "%s: %v\n", file, err)
+					}
 					bad++
 					continue
 				}

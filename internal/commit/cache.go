@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
@@ -32,7 +31,7 @@ type parsed struct {
 // copy the caller may modify), its bytes and its digest. A missing file is
 // all zero; an unparseable one a *CorruptError.
 func (w *Writer) readCurrent(id string) (*yaml11.Map, []byte, string, error) {
-	data, err := fsutil.ReadRegular(w.ManifestPath(id), l5.MaxManifestBytes)
+	data, err := w.tree.ReadRegular(w.ManifestPath(id), l5.MaxManifestBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, "", nil
 	}

@@ -34,6 +34,11 @@ import (
 // also by several processes.
 type Writer struct {
 	root string
+	// tree is root: every file the Writer reads or writes is reached
+	// through it, so a symbolic link that leads out of the library (a
+	// manifest, history/<id>, staging/<caller>, .bourdon/exports, .locks)
+	// is refused instead of followed.
+	tree fsutil.Tree
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 
@@ -44,9 +49,12 @@ type Writer struct {
 	cache   map[string]*parsed // the manifests this Writer wrote last, by agent id
 }
 
-// New returns a writer for the library at root.
+// New returns a writer for the library at root (made absolute).
 func New(root string) *Writer {
-	return &Writer{root: root, Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return &Writer{root: root, tree: fsutil.NewTree(root), Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}}
 }
 
 // Root returns the library directory.
@@ -211,7 +219,7 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 // temporary files it owns. Every write of a live manifest (commit,
 // promote, export, rollback) runs under it.
 func (w *Writer) lockAgent(ctx context.Context, id string) (unlock func(), err error) {
-	unlock, err = fsutil.Lock(ctx, w.lockPath(id))
+	unlock, err = w.tree.Lock(ctx, w.lockPath(id))
 	if err != nil {
 		return nil, err
 	}
@@ -433,9 +441,10 @@ func (e *CorruptError) Error() string {
 }
 
 // readManifest reads the manifest at path; a missing file is (nil, nil,
-// nil), an unparseable one a *CorruptError.
-func readManifest(path string) (*yaml11.Map, []byte, error) {
-	data, err := fsutil.ReadRegular(path, l5.MaxManifestBytes)
+// nil), an unparseable one a *CorruptError, one reached through a link out
+// of the library an *fsutil.OutsideError.
+func (w *Writer) readManifest(path string) (*yaml11.Map, []byte, error) {
+	data, err := w.tree.ReadRegular(path, l5.MaxManifestBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
@@ -104,6 +103,21 @@ func (w *Writer) ExportsDir() string { return filepath.Join(w.root, ".bourdon", 
 
 func (w *Writer) ownedPath(id string) string { return filepath.Join(w.ExportsDir(), id+".json") }
 
+// CachePath is where the export runner keeps agent id's incremental cache.
+func (w *Writer) CachePath(id string) string { return filepath.Join(w.ExportsDir(), id+".cache.json") }
+
+// ReadCache reads agent id's export cache (at most limit bytes) through
+// the library's tree, as every file of the exports folder is read.
+func (w *Writer) ReadCache(id string, limit int64) ([]byte, error) {
+	return w.tree.ReadRegular(w.CachePath(id), limit)
+}
+
+// WriteCache replaces agent id's export cache, atomically, readable by
+// its owner only, through the library's tree.
+func (w *Writer) WriteCache(id string, data []byte) error {
+	return w.tree.WriteAtomic(w.CachePath(id), data, 0o600)
+}
+
 // Export writes an exporter's document into the agent's manifest. See the
 // comment at the top of this file for which rows it replaces, removes and
 // keeps. A stored manifest that cannot be parsed is a *CorruptError and
@@ -152,7 +166,7 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 			// The manifest already holds these rows (the Python exporters
 			// wrote it, or the record was lost): only the record of what
 			// this exporter owns is written.
-			if err := fsutil.WriteAtomic(w.ownedPath(id), newOwned, 0o644); err != nil {
+			if err := w.tree.WriteAtomic(w.ownedPath(id), newOwned, 0o644); err != nil {
 				return ExportResult{}, err
 			}
 		}
@@ -167,7 +181,7 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 	// rows once the manifest is in place.
 	widened := encodeOwned(id, widen(owned, produced))
 	if !bytes.Equal(widened, ownedBytes) {
-		if err := fsutil.WriteAtomic(w.ownedPath(id), widened, 0o644); err != nil {
+		if err := w.tree.WriteAtomic(w.ownedPath(id), widened, 0o644); err != nil {
 			return ExportResult{}, err
 		}
 	}
@@ -176,7 +190,7 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 		return ExportResult{}, err
 	}
 	if !bytes.Equal(newOwned, widened) {
-		if err := fsutil.WriteAtomic(w.ownedPath(id), newOwned, 0o644); err != nil {
+		if err := w.tree.WriteAtomic(w.ownedPath(id), newOwned, 0o644); err != nil {
 			return res, err
 		}
 	}
@@ -337,7 +351,7 @@ const maxOwnedBytes = 64 << 20
 // bytes of the record. A missing or unreadable record owns nothing.
 func (w *Writer) readOwned(id string) ([4]map[string]bool, []byte, error) {
 	var out [4]map[string]bool
-	data, err := fsutil.ReadRegular(w.ownedPath(id), maxOwnedBytes)
+	data, err := w.tree.ReadRegular(w.ownedPath(id), maxOwnedBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil, nil
 	}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
@@ -106,7 +105,7 @@ func (w *Writer) replace(id string, oldBytes []byte, oldDigest string, data []by
 	if err := w.appendProvenance(id, ch); err != nil {
 		return Change{}, fmt.Errorf("recording provenance: %w", err)
 	}
-	if err := fsutil.WriteAtomic(w.ManifestPath(id), data, 0o644); err != nil {
+	if err := w.tree.WriteAtomic(w.ManifestPath(id), data, 0o644); err != nil {
 		return Change{}, err
 	}
 	return ch, nil
@@ -120,10 +119,10 @@ func (w *Writer) archive(id string, data []byte, digest string, now time.Time) (
 	for t := now.UTC(); ; t = t.Add(time.Microsecond) {
 		v := t.Format("20060102T150405.000000Z") + "-" + digest[:8]
 		path := filepath.Join(dir, v+".l5.yaml")
-		if _, err := os.Stat(path); err == nil {
+		if _, err := w.tree.Stat(path); err == nil {
 			continue
 		}
-		return v, fsutil.WriteAtomic(path, data, 0o644)
+		return v, w.tree.WriteAtomic(path, data, 0o644)
 	}
 }
 
@@ -133,24 +132,18 @@ func (w *Writer) appendProvenance(id string, ch Change) error {
 		return err
 	}
 	path := filepath.Join(w.historyDir(id), "provenance.jsonl")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, created, err := w.tree.OpenAppend(path, 0o644)
 	if err != nil {
 		return err
 	}
 	// A process killed mid-append (or a full disk) can leave a last line
 	// without its newline; the next record must not be glued to it, or it
 	// would be unreadable too. Only the torn line is lost.
-	created := false
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
 			line = append([]byte{'\n'}, line...)
 		}
-	} else if err == nil {
-		created = true
 	}
 	_, werr := f.Write(append(line, '\n'))
 	if werr == nil {
@@ -160,7 +153,7 @@ func (w *Writer) appendProvenance(id string, ch Change) error {
 		werr = cerr
 	}
 	if werr == nil && created {
-		werr = fsutil.SyncDir(filepath.Dir(path)) // the new file's entry
+		werr = w.tree.SyncDir(filepath.Dir(path)) // the new file's entry
 	}
 	return werr
 }
@@ -181,10 +174,10 @@ type Version struct {
 // Versions returns the archived states of an agent's memory, newest first,
 // at most limit (all when limit <= 0).
 func (w *Writer) Versions(id string, limit int) ([]Version, error) {
-	if !ValidAgentID(id) {
-		return nil, invalid("invalid agent_id %s", pyfmt.Quote(id))
+	if err := checkID(id); err != nil {
+		return nil, err
 	}
-	entries, err := os.ReadDir(filepath.Join(w.historyDir(id), "versions"))
+	entries, err := w.tree.ReadDir(filepath.Join(w.historyDir(id), "versions"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -217,7 +210,7 @@ func (w *Writer) Versions(id string, limit int) ([]Version, error) {
 		if t, err := time.Parse("20060102T150405.000000Z", stamp); err == nil {
 			ver.ArchivedAt = t.Format("2006-01-02T15:04:05.000000Z")
 		}
-		if m, _, err := readManifest(w.versionPath(id, v)); err == nil && m != nil {
+		if m, _, err := w.readManifest(w.versionPath(id, v)); err == nil && m != nil {
 			ver.Entities, ver.Sessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
 			ver.Workstreams, ver.Notes = len(listOf(m, l5.KeyWorkstreams)), len(listOf(m, l5.KeyNotes))
 		}
@@ -230,10 +223,24 @@ func (w *Writer) versionPath(id, version string) string {
 	return filepath.Join(w.historyDir(id), "versions", version+".l5.yaml")
 }
 
+// checkID refuses an agent id that cannot name an agent (and so could
+// name a path elsewhere, such as ../../x): every reader of an agent's
+// history calls it first, whoever its caller is.
+func checkID(id string) error {
+	if !ValidAgentID(id) {
+		return invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
+	}
+	return nil
+}
+
 // Changes returns the provenance records of an agent, oldest first. A torn
-// last line (a crash mid-append) is skipped.
+// last line (a crash mid-append) is skipped. An invalid id is a
+// *ValidationError.
 func (w *Writer) Changes(id string) ([]Change, error) {
-	f, err := fsutil.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	f, err := w.tree.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -257,6 +264,9 @@ func (w *Writer) Changes(id string) ([]Change, error) {
 // (full, or at least its first 8 characters): caller, session, transcript
 // and what changed. The newest such write wins when a state recurs.
 func (w *Writer) Explain(id, digest string) (*Change, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
 	if len(strings.TrimSpace(digest)) < 8 {
 		return nil, invalid("digest %s is too short: send a full digest or a digest8", pyfmt.Quote(digest))
 	}
@@ -275,7 +285,10 @@ func (w *Writer) Explain(id, digest string) (*Change, error) {
 // CurrentDigest returns the digest of an agent's manifest on disk, or ""
 // when it has none.
 func (w *Writer) CurrentDigest(id string) (string, error) {
-	m, _, err := readManifest(w.ManifestPath(id))
+	if err := checkID(id); err != nil {
+		return "", err
+	}
+	m, _, err := w.readManifest(w.ManifestPath(id))
 	if err != nil || m == nil {
 		return "", err
 	}
@@ -287,8 +300,8 @@ func (w *Writer) CurrentDigest(id string) (string, error) {
 // rolled back. With expectedDigest set, the rollback happens only if the
 // manifest has not changed since the caller looked.
 func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDigest *string, p Provenance) (*Change, error) {
-	if !ValidAgentID(id) {
-		return nil, invalid("invalid agent_id %s", pyfmt.Quote(id))
+	if err := checkID(id); err != nil {
+		return nil, err
 	}
 	if strings.ContainsAny(version, `/\`) || strings.HasPrefix(version, ".") || version == "" {
 		return nil, invalid("invalid version_id %s: pass a version_id from list_memory_versions", pyfmt.Quote(version))
@@ -298,7 +311,7 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 		return nil, err
 	}
 	defer unlock()
-	data, err := fsutil.ReadRegular(w.versionPath(id, version), l5.MaxManifestBytes)
+	data, err := w.tree.ReadRegular(w.versionPath(id, version), l5.MaxManifestBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, invalid("no version %s of %s: pass a version_id from list_memory_versions", pyfmt.Quote(version), pyfmt.Quote(id))
 	}
@@ -310,7 +323,7 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 	if err != nil || !ok {
 		return nil, fmt.Errorf("version %s of %s cannot be read; it was not restored", version, id)
 	}
-	current, currentBytes, err := readManifest(w.ManifestPath(id))
+	current, currentBytes, err := w.readManifest(w.ManifestPath(id))
 	currentDigest := ""
 	var corrupt *CorruptError
 	switch {

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
@@ -112,7 +111,7 @@ func (w *Writer) Stage(ctx context.Context, caller string, req Request) (StageRe
 		}
 	}
 	id := req.AgentID
-	unlock, err := fsutil.Lock(ctx, w.stagedLockPath(caller, id))
+	unlock, err := w.tree.Lock(ctx, w.stagedLockPath(caller, id))
 	if err != nil {
 		return StageResult{}, err
 	}
@@ -120,7 +119,7 @@ func (w *Writer) Stage(ctx context.Context, caller string, req Request) (StageRe
 	path := w.stagedPath(caller, id)
 	w.sweep(filepath.Dir(path), id+stagedSuffix+".")
 
-	m, _, err := readManifest(path)
+	m, _, err := w.readManifest(path)
 	var corrupt *CorruptError
 	if errors.As(err, &corrupt) {
 		return StageResult{}, fmt.Errorf("the staged manifest (%s) cannot be read, so nothing was merged into it: %v; an operator can remove it with `bourdon staging reject %s`", path, corrupt.Err, id)
@@ -153,11 +152,11 @@ func (w *Writer) Stage(ctx context.Context, caller string, req Request) (StageRe
 	if err != nil {
 		return StageResult{}, err
 	}
-	err = fsutil.WriteAtomic(path, data, 0o644)
+	err = w.tree.WriteAtomic(path, data, 0o644)
 	if errors.Is(err, os.ErrNotExist) {
 		// A promote or reject of another agent staged by the same caller
 		// pruned the directory between WriteAtomic's mkdir and its create.
-		err = fsutil.WriteAtomic(path, data, 0o644)
+		err = w.tree.WriteAtomic(path, data, 0o644)
 	}
 	if err != nil {
 		return StageResult{}, err
@@ -221,7 +220,7 @@ func (s Staged) Age() time.Duration { return s.age }
 // agent id), as the reference's list_staged does. An unreadable file is
 // listed with zero counts and its Problem.
 func (w *Writer) ListStaged() ([]Staged, error) {
-	callers, err := os.ReadDir(w.StagingDir())
+	callers, err := w.tree.ReadDir(w.StagingDir())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -235,7 +234,7 @@ func (w *Writer) ListStaged() ([]Staged, error) {
 			continue
 		}
 		dir := filepath.Join(w.StagingDir(), c.Name())
-		files, err := os.ReadDir(dir)
+		files, err := w.tree.ReadDir(dir)
 		if err != nil {
 			continue // pruned meanwhile
 		}
@@ -252,7 +251,7 @@ func (w *Writer) ListStaged() ([]Staged, error) {
 			s.StagedAt = mtime.UTC().Format("2006-01-02T15:04:05Z")
 			s.age = now.Sub(mtime)
 			s.AgeDays = math.Round(s.age.Hours()/24*10) / 10
-			m, _, err := readManifest(s.Path)
+			m, _, err := w.readManifest(s.Path)
 			switch {
 			case err != nil:
 				s.Problem = err.Error()
@@ -294,8 +293,8 @@ func (w *Writer) stagedFor(id string) ([]Staged, error) {
 // request that promotes it, as the reference does: the staged agent type,
 // instance and role_narrative (when present) and all four kinds of rows.
 // Dates that a hand-edited file left unquoted are read as strings.
-func stagedRequest(path, id string) (Request, error) {
-	m, _, err := readManifest(path)
+func (w *Writer) stagedRequest(path, id string) (Request, error) {
+	m, _, err := w.readManifest(path)
 	if err != nil {
 		return Request{}, err
 	}
@@ -357,12 +356,12 @@ func (w *Writer) DiffStaged(id string) ([]StagedDiff, error) {
 	if err != nil {
 		return nil, err
 	}
-	live, _, liveErr := readManifest(w.ManifestPath(id))
+	live, _, liveErr := w.readManifest(w.ManifestPath(id))
 	now := isoNow(w.Now().UTC())
 	out := make([]StagedDiff, 0, len(staged))
 	for _, s := range staged {
 		d := StagedDiff{Staged: s}
-		req, err := stagedRequest(s.Path, id)
+		req, err := w.stagedRequest(s.Path, id)
 		var rows [4][]*yaml11.Map
 		if err == nil {
 			rows, err = validate(&req)
@@ -462,12 +461,12 @@ func (w *Writer) Promote(ctx context.Context, id string, p Provenance) ([]Promot
 }
 
 func (w *Writer) promoteOne(ctx context.Context, s Staged, p Provenance) (Result, error) {
-	unlock, err := fsutil.Lock(ctx, w.stagedLockPath(s.Caller, s.AgentID))
+	unlock, err := w.tree.Lock(ctx, w.stagedLockPath(s.Caller, s.AgentID))
 	if err != nil {
 		return Result{}, err
 	}
 	defer unlock()
-	req, err := stagedRequest(s.Path, s.AgentID)
+	req, err := w.stagedRequest(s.Path, s.AgentID)
 	if err != nil {
 		return Result{}, err
 	}
@@ -485,12 +484,12 @@ func (w *Writer) promoteOne(ctx context.Context, s Staged, p Provenance) (Result
 // removeStaged deletes a staged file and its caller directory if that is
 // left empty.
 func (w *Writer) removeStaged(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := w.tree.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	dir := filepath.Dir(path)
-	_ = os.Remove(dir) // fails, as it should, unless the directory is empty
-	return fsutil.SyncDir(filepath.Dir(dir))
+	_ = w.tree.Remove(dir) // fails, as it should, unless the directory is empty
+	return w.tree.SyncDir(filepath.Dir(dir))
 }
 
 // Reject deletes every staged write for agent id (any caller) and returns
@@ -502,7 +501,7 @@ func (w *Writer) Reject(ctx context.Context, id string) (int, error) {
 	}
 	n := 0
 	for _, s := range staged {
-		unlock, err := fsutil.Lock(ctx, w.stagedLockPath(s.Caller, s.AgentID))
+		unlock, err := w.tree.Lock(ctx, w.stagedLockPath(s.Caller, s.AgentID))
 		if err != nil {
 			return n, err
 		}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -58,6 +59,7 @@ type state struct {
 // Tracker keeps the watermarks in a file. It is safe for concurrent use.
 type Tracker struct {
 	path string
+	tree fsutil.Tree // the file is read and written through it
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 
@@ -72,9 +74,14 @@ const maxStateBytes = 4 << 20
 // Open reads the watermark file at path; a missing file is an empty
 // state. A file that cannot be read leaves the tracker without verdicts
 // (and never overwritten) until it is fixed or removed.
-func Open(path string) *Tracker {
-	t := &Tracker{path: path, Now: time.Now}
-	data, err := fsutil.ReadRegular(path, maxStateBytes)
+func Open(path string) *Tracker { return OpenIn(fsutil.NewTree(filepath.Dir(path)), path) }
+
+// OpenIn is Open for a file of tree (a library's .bourdon/watermarks.json
+// in the library): a symbolic link on the way that leads out of the tree
+// is not followed, for reading or writing.
+func OpenIn(tree fsutil.Tree, path string) *Tracker {
+	t := &Tracker{path: path, tree: tree, Now: time.Now}
+	data, err := tree.ReadRegular(path, maxStateBytes)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		t.state = &state{Version: 1, Surfaces: map[string]*mark{}}
@@ -143,7 +150,7 @@ func (t *Tracker) Observe(surfaces []Surface) error {
 	if err != nil {
 		return err
 	}
-	return fsutil.WriteAtomic(t.path, append(data, '\n'), 0o644)
+	return t.tree.WriteAtomic(t.path, append(data, '\n'), 0o644)
 }
 
 // Drifting returns the surfaces with a drift verdict, by agent id, among

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 )
 
 func TestVerdicts(t *testing.T) {
@@ -52,5 +54,25 @@ func TestUnreadableWatermarksGiveNoVerdict(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(path); string(data) != "{not json" {
 		t.Error("the unreadable file was changed")
+	}
+}
+
+// TestWatermarksAreNotWrittenThroughALinkOutOfTheLibrary: with
+// .bourdon/ linked to a folder outside the library, the watermarks are
+// neither read from nor written to it.
+func TestWatermarksAreNotWrittenThroughALinkOutOfTheLibrary(t *testing.T) {
+	base := t.TempDir()
+	lib, outside := filepath.Join(base, "lib"), filepath.Join(base, "elsewhere")
+	os.MkdirAll(lib, 0o755)
+	os.MkdirAll(outside, 0o755)
+	if err := os.Symlink(outside, filepath.Join(lib, ".bourdon")); err != nil {
+		t.Skip(err)
+	}
+	tr := OpenIn(fsutil.NewTree(lib), filepath.Join(lib, ".bourdon", "watermarks.json"))
+	if err := tr.Observe([]Surface{{Agent: "codex", Rows: 3}}); !fsutil.IsOutside(err) {
+		t.Errorf("observe through the link: %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("written outside the library: %d entries", len(entries))
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/drift"
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/recognition"
@@ -44,7 +45,7 @@ type Store struct {
 func New(lib *library.Library) *Store {
 	return &Store{
 		lib: lib, Now: time.Now, cache: map[*l5.Manifest]*agentIndex{}, rec: recognition.NewIndex(),
-		drift: drift.Open(filepath.Join(lib.Root(), ".bourdon", "watermarks.json")),
+		drift: drift.OpenIn(fsutil.NewTree(lib.Root()), filepath.Join(lib.Root(), ".bourdon", "watermarks.json")),
 	}
 }
 

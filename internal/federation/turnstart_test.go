@@ -102,8 +102,8 @@ func TestRecognizerGivesTheStorePayload(t *testing.T) {
 		}
 	}
 	// The store observes first: both then share the watermarks.
-	if got := store.RecognitionContext(RecognitionRequest{Prompt: "bourdon", Level: visibility.Team}); len(got.DriftingSurfaces) != 3 {
-		t.Fatalf("the library must have three drifting surfaces (codex, broken, list): %+v", got.DriftingSurfaces)
+	if got := store.RecognitionContext(RecognitionRequest{Prompt: "bourdon", Level: visibility.Team}); len(got.DriftingSurfaces) != 5 {
+		t.Fatalf("the library must have five drifting surfaces (codex, broken, list, and the misnamed a-dup and cursor-old): %+v", got.DriftingSurfaces)
 	}
 	if got := store.RecognitionContext(RecognitionRequest{Prompt: "Café crème", Level: visibility.Team}); len(got.MatchedEntities) != 1 || got.MatchedEntities[0].SourceAgents[0] != "cursor" {
 		t.Fatalf("the library must recognise cursor's entity: %+v", got.MatchedEntities)

@@ -1,8 +1,10 @@
-// Package fsutil holds the two file-system operations every writer of the
-// library shares: an exclusive cross-process lock, and an atomic, durable
-// file replacement. A reader never sees a half-written file, and a crash at
-// any point leaves either the old file or the new one. Caches, which can
-// be rebuilt, use the atomic replacement without its syncs.
+// Package fsutil holds the file-system operations every reader and writer
+// of the library shares: an exclusive cross-process lock, an atomic,
+// durable file replacement (a reader never sees a half-written file, and a
+// crash at any point leaves either the old file or the new one; caches,
+// which can be rebuilt, use it without its syncs), reads that refuse what
+// is not a regular file, and Tree, which confines all of these to one
+// directory that symbolic links may not lead out of.
 package fsutil
 
 import (
@@ -100,4 +102,18 @@ func SyncDir(dir string) error {
 		return err
 	}
 	return nil
+}
+
+// TryLock takes the lock at path (see Lock) only if it is free now; ok is
+// false, and unlock nil, when another holder has it.
+func TryLock(path string) (unlock func(), ok bool, err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, false, err
+	}
+	l := flock.New(path)
+	ok, err = l.TryLock()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return func() { _ = l.Unlock() }, true, nil
 }

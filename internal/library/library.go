@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -56,6 +57,9 @@ type Warning struct {
 	File    string `json:"file"`
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
+	// Related names the other file a problem is about, when there is one:
+	// the file that holds the agent a misnamed manifest claims to be.
+	Related string `json:"related,omitempty"`
 }
 
 func (w Warning) String() string {
@@ -92,7 +96,11 @@ func (s *Snapshot) Len() int { return len(s.ids) }
 func (s *Snapshot) Warnings() []Warning { return s.warnings }
 
 // Broken returns one warning per manifest file that could not be loaded at
-// all (never read successfully), in file order.
+// all (never read successfully), in file order: unreadable files, files
+// that are not valid YAML (a key written twice included), symbolic links
+// that lead out of the library, and manifests whose agent.id is not their
+// file's name (Warning.Related then names the file that agent is served
+// from). bourdon doctor reports them.
 func (s *Snapshot) Broken() []Warning { return s.broken }
 
 // Library is a library directory kept in memory. It is safe for concurrent
@@ -100,6 +108,7 @@ func (s *Snapshot) Broken() []Warning { return s.broken }
 type Library struct {
 	root      string
 	agentsDir string
+	tree      fsutil.Tree // the library root: no manifest is read through a link that leaves it
 	log       *slog.Logger
 
 	mu      sync.Mutex // serialises refreshes
@@ -138,6 +147,12 @@ type ManifestFile struct {
 // hidden; subdirectories are not entered. A missing directory has none.
 // Only the directory is read, and each file stat-ed.
 func ListManifests(agentsDir string) ([]ManifestFile, error) {
+	return listManifests(agentsDir, nil)
+}
+
+// listManifests is ListManifests; a symbolic link that is no regular file
+// is listed (with a zero stamp) when keepLink says so.
+func listManifests(agentsDir string, keepLink func(path string) bool) ([]ManifestFile, error) {
 	entries, err := os.ReadDir(agentsDir)
 	if errors.Is(err, os.ErrNotExist) {
 		err = nil
@@ -151,7 +166,10 @@ func ListManifests(agentsDir string) ([]ManifestFile, error) {
 		path := filepath.Join(agentsDir, name)
 		st, err := statFile(path)
 		if err != nil {
-			continue // vanished between listing and stat, or not a regular file
+			if e.Type()&fs.ModeSymlink == 0 || keepLink == nil || !keepLink(path) {
+				continue // vanished between listing and stat, or not a regular file
+			}
+			st = Stamp{}
 		}
 		out = append(out, ManifestFile{Name: name, Path: path, Stamp: st})
 	}
@@ -172,6 +190,7 @@ func Open(root string, log *slog.Logger) (*Library, error) {
 	l := &Library{
 		root:      abs,
 		agentsDir: filepath.Join(abs, "agents"),
+		tree:      fsutil.NewTree(abs),
 		log:       log,
 		files:     map[string]*fileState{},
 	}
@@ -237,7 +256,8 @@ func (l *Library) Close() error {
 // unchanged. If ctx ends before every file is read, nothing changes. It
 // returns the number of files read. l.mu must be held.
 func (l *Library) rescan(ctx context.Context, force func(name string) bool, progress func(done, total int)) (int, error) {
-	files, err := ListManifests(l.agentsDir)
+	// A link out of the library is listed, so that loadFile reports it.
+	files, err := listManifests(l.agentsDir, func(path string) bool { return fsutil.IsOutside(l.tree.Check(path)) })
 	if err != nil {
 		l.log.Warn("cannot list the library", "dir", l.agentsDir, "err", err)
 	}
@@ -332,21 +352,34 @@ func (l *Library) loadAll(ctx context.Context, names []string, progress func(don
 	return out, nil
 }
 
-// loadFile reads and parses one manifest of the library.
+// loadFile reads and parses one manifest of the library, through the
+// library's tree: a symbolic link (the file, or agents/ itself) that leads
+// out of the library is not followed.
 func (l *Library) loadFile(name string) loadResult {
-	a, warnings := LoadManifest(filepath.Join(l.agentsDir, name))
+	a, warnings := loadManifest(filepath.Join(l.agentsDir, name), l.tree.ReadRegular)
 	return loadResult{agent: a, warnings: warnings}
 }
 
 // LoadManifest reads and parses one manifest file, as a library does. A
 // file that cannot be used yields no agent and a warning naming the file
-// and, when known, the line. The agent's id is the manifest's agent.id,
-// else the file name without its suffix.
+// and, when known, the line.
+//
+// A manifest is served only as the agent its file is named after: one
+// whose agent.id names another agent is refused, since every write of that
+// agent (commit, promote, export, rollback) goes to <id>.l5.yaml, and
+// serving the misnamed file instead would make those writes invisible.
 func LoadManifest(path string) (*Agent, []Warning) {
+	return loadManifest(path, fsutil.ReadRegular)
+}
+
+func loadManifest(path string, read func(path string, limit int64) ([]byte, error)) (*Agent, []Warning) {
 	warn := func(line int, format string, args ...any) (*Agent, []Warning) {
 		return nil, []Warning{{File: path, Line: line, Message: fmt.Sprintf(format, args...)}}
 	}
-	data, err := fsutil.ReadRegular(path, MaxManifestBytes)
+	data, err := read(path, MaxManifestBytes)
+	if fsutil.IsOutside(err) {
+		return warn(0, "not read: %v", err)
+	}
 	if err != nil {
 		return warn(0, "cannot read: %v", err)
 	}
@@ -363,6 +396,13 @@ func LoadManifest(path string) (*Agent, []Warning) {
 	if !ok {
 		return warn(1, "not a YAML mapping (found %s); an L5 manifest is a mapping with spec_version, agent and last_updated", kindOf(doc))
 	}
+	if m.Agent.ID != fallback {
+		home := filepath.Join(filepath.Dir(path), m.Agent.ID+ManifestSuffix)
+		a, w := warn(0, "agent.id is %q but the file is named %s: agent %q is served only from %s, where its writes go, so this file is not served; rename it to %s or correct agent.id",
+			m.Agent.ID, filepath.Base(path), m.Agent.ID, home, filepath.Base(home))
+		w[0].Related = home
+		return a, w
+	}
 	return &Agent{ID: m.Agent.ID, File: path, Manifest: m}, nil
 }
 
@@ -376,9 +416,10 @@ func kindOf(v any) string {
 	return "a single value"
 }
 
-// publish builds a new snapshot from l.files. Files are taken in sorted
-// name order; when two files claim the same agent id the later one wins,
-// as in the reference, and a warning names both.
+// publish builds a new snapshot from l.files, in sorted name order. Two
+// files never claim one agent: a manifest is loaded only as the agent its
+// file is named after (see loadFile). The reference instead lets the
+// alphabetically last file claiming an id win.
 func (l *Library) publish() {
 	names := make([]string, 0, len(l.files))
 	for name := range l.files {
@@ -398,9 +439,6 @@ func (l *Library) publish() {
 				snap.broken = append(snap.broken, fs.warnings[0])
 			}
 			continue
-		}
-		if prev, dup := snap.agents[a.ID]; dup {
-			snap.warnings = append(snap.warnings, Warning{File: a.File, Message: fmt.Sprintf("agent id %q is also used by %s; this file wins", a.ID, prev.File)})
 		}
 		snap.agents[a.ID] = a
 	}

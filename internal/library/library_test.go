@@ -180,20 +180,109 @@ func TestABadRewriteKeepsTheLastGoodCopy(t *testing.T) {
 	}
 }
 
-func TestDuplicateAgentIDsLastFileWins(t *testing.T) {
+// TestAManifestIsServedOnlyAsTheAgentItsFileNames: a second file
+// declaring agent.id codex must not shadow codex.l5.yaml (the file every
+// write of codex goes to), and a misnamed file alone is not served either;
+// both are reported, naming the file and the one the agent lives in.
+func TestAManifestIsServedOnlyAsTheAgentItsFileNames(t *testing.T) {
 	dir := t.TempDir()
-	put(t, dir, "a.l5.yaml", manifest("same", "FromA"))
-	put(t, dir, "b.l5.yaml", manifest("same", "FromB"))
+	put(t, dir, "codex.l5.yaml", manifest("codex", "Real"))
+	put(t, dir, "zz-shadow.l5.yaml", manifest("codex", "Shadow")) // sorts last: the reference's winner
+	put(t, dir, "claude.l5.yaml", manifest("claude-code", "Misnamed"))
 	s := open(t, dir).Snapshot()
-	if entityOf(t, s, "same") != "FromB" {
-		t.Error("the alphabetically last file must win, as in the reference")
+	if got := strings.Join(s.IDs(), ","); got != "codex" {
+		t.Fatalf("agents %s, want codex only", got)
 	}
-	found := false
-	for _, w := range s.Warnings() {
-		found = found || strings.Contains(w.Message, "also used by")
+	if entityOf(t, s, "codex") != "Real" {
+		t.Error("codex.l5.yaml must be what codex serves")
 	}
-	if !found {
-		t.Error("a duplicate id must be reported")
+	broken := map[string]Warning{}
+	for _, w := range s.Broken() {
+		broken[filepath.Base(w.File)] = w
+	}
+	for file, home := range map[string]string{"zz-shadow.l5.yaml": "codex.l5.yaml", "claude.l5.yaml": "claude-code.l5.yaml"} {
+		w, ok := broken[file]
+		if !ok {
+			t.Errorf("%s is not reported as broken: %v", file, s.Broken())
+			continue
+		}
+		if filepath.Base(w.Related) != home || !strings.Contains(w.Message, file) || !strings.Contains(w.Message, home) {
+			t.Errorf("%s: the warning must name both files: %+v", file, w)
+		}
+	}
+}
+
+// TestDuplicateKeysAreRefusedWithTheirLine: a manifest that says
+// agent.id twice (the second one winning, in the reference) is skipped.
+func TestDuplicateKeysAreRefusedWithTheirLine(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "codex.l5.yaml", "spec_version: '0.1'\nagent:\n  id: codex\n  type: code-assistant\n  id: claude-code\n")
+	s := open(t, dir).Snapshot()
+	if s.Len() != 0 || len(s.Broken()) != 1 {
+		t.Fatalf("agents %v, broken %v", s.IDs(), s.Broken())
+	}
+	if w := s.Broken()[0]; w.Line != 5 || !strings.Contains(w.Message, "duplicate key") || filepath.Base(w.File) != "codex.l5.yaml" {
+		t.Errorf("warning %+v", w)
+	}
+}
+
+// TestLinksOutOfTheLibraryAreNotFollowed: a manifest that is a symbolic
+// link to a file outside the library (or an agents/ folder that is one)
+// is not served, and the warning names the link; a link inside is
+// followed.
+func TestLinksOutOfTheLibraryAreNotFollowed(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "lib")
+	outside := filepath.Join(base, "elsewhere")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "leak.l5.yaml"), []byte(manifest("leak", "Outside secret")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	put(t, dir, "codex.l5.yaml", manifest("codex", "X"))
+	if err := os.MkdirAll(filepath.Join(dir, "kept"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kept", "inside.yaml"), []byte(manifest("inside", "In")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"leak.l5.yaml":   filepath.Join(outside, "leak.l5.yaml"),
+		"rel.l5.yaml":    "../../elsewhere/leak.l5.yaml",
+		"pipe.l5.yaml":   "/dev/null",
+		"inside.l5.yaml": "../kept/inside.yaml",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, "agents", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := open(t, dir).Snapshot()
+	if got := strings.Join(s.IDs(), ","); got != "codex,inside" {
+		t.Errorf("agents %s, want codex,inside", got)
+	}
+	broken := map[string]Warning{}
+	for _, w := range s.Broken() {
+		broken[filepath.Base(w.File)] = w
+	}
+	for _, name := range []string{"leak.l5.yaml", "rel.l5.yaml", "pipe.l5.yaml"} {
+		if w := broken[name]; !strings.Contains(w.Message, "outside") || !strings.Contains(w.Message, filepath.Join(dir, "agents", name)) {
+			t.Errorf("%s: warning %+v", name, w)
+		}
+	}
+
+	// agents/ itself a link out of the library.
+	dir2 := filepath.Join(base, "lib2")
+	if err := os.MkdirAll(dir2, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir2, "agents")); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, dir2).Snapshot()
+	if s.Len() != 0 || len(s.Broken()) != 1 || !strings.Contains(s.Broken()[0].Message, "outside") {
+		t.Errorf("agents/ linked out: agents %v, broken %v", s.IDs(), s.Broken())
 	}
 }
 

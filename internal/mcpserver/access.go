@@ -46,13 +46,18 @@ func reader(d trust.Decision) federation.Reader {
 	return d.Caller.MayRead
 }
 
-// egress is the visibility a caller's exports may reach: team for trusted
-// callers, public for the others (the reference's clamp).
+// egress is the visibility a caller's exports may reach: team at most
+// (the reference's clamp), and never above the caller's own ceiling, so
+// public for callers that are not trusted.
 func egress(d trust.Decision) visibility.Level {
-	if d.Caller.IsTrusted() {
-		return visibility.Team
-	}
-	return visibility.Public
+	return min(visibility.Team, d.Caller.MaxAccess())
+}
+
+// resourceAccess is the access level of a resource read, which takes no
+// argument: the server's default, capped at the caller's ceiling.
+func (s *Server) resourceAccess(d trust.Decision, def visibility.Level) visibility.Level {
+	level, _ := d.Caller.CapAccess(s.defaultAccess(def))
+	return level
 }
 
 // inBand carries another payload than the tool's usual one out of a

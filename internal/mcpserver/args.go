@@ -46,8 +46,9 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Op
 //
 // Each call decodes the arguments, applies the defaults, validates them
 // against the input schema (a failure is a tool error saying what is
-// wrong, as the SDK would say it), runs h, and marshals the output once
-// into both structuredContent and the text content. Outputs are not
+// wrong, as the SDK would say it), caps the access level at the caller's
+// (capAccess), runs h, and marshals the output once into both
+// structuredContent and the text content. Outputs are not
 // re-validated on every call, which costs a third of the server's CPU;
 // tests validate every tool result against its output schema instead
 // (see internal/mcptest).
@@ -91,7 +92,7 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any,
 		t.Annotations = readOnly
 	}
 	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := decodeArgs[In](req.Params.Arguments, resolved)
+		args, err := decodeArgs[In](req.Params.Arguments, resolved, callerOf(req.Extra).MaxAccess())
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -154,9 +155,9 @@ func schemaOf[T any]() *jsonschema.Schema {
 type selfValidating interface{ validatesItself() }
 
 // decodeArgs reads tool arguments: defaults applied, then validated
-// against the input schema (unless In is selfValidating), then decoded
-// into In.
-func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
+// against the input schema (unless In is selfValidating), the access
+// level capped at ceiling, then decoded into In.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved, ceiling visibility.Level) (In, error) {
 	var in In
 	m := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
@@ -172,6 +173,7 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, e
 			return in, fmt.Errorf("validating \"arguments\": %v", err)
 		}
 	}
+	capAccess(m, ceiling)
 	b, err := json.Marshal(m)
 	if err != nil {
 		return in, err
@@ -180,6 +182,29 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, e
 		return in, fmt.Errorf("validating \"arguments\": %v", err)
 	}
 	return in, nil
+}
+
+// capAccess lowers the access_level argument of a tool call (sent, or its
+// default) to ceiling, the highest level the caller may read at
+// (trust.Caller.MaxAccess), before any tool sees it: every tool that takes
+// an access level reads at most at the caller's, and echoes the level it
+// read at. include_private is cleared with it, so that it cannot reach
+// private rows either. A value that is not a level is left for the tool to
+// refuse.
+func capAccess(args map[string]any, ceiling visibility.Level) {
+	raw, ok := args["access_level"].(string)
+	if !ok {
+		return
+	}
+	if l, valid := visibility.Parse(raw); !valid || l <= ceiling {
+		return
+	}
+	args["access_level"] = ceiling.String()
+	if ceiling < visibility.Private {
+		if _, ok := args["include_private"]; ok {
+			args["include_private"] = false
+		}
+	}
 }
 
 // errorResult is a tool error whose text says what went wrong.

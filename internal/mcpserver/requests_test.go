@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,7 +85,19 @@ func TestRequestLifecycleOverMCP(t *testing.T) {
 	if n := len(list["requests"].([]any)); n != 0 {
 		t.Fatalf("%d requests before any approval", n)
 	}
-	_, r, err := reqs.Approve(ctx, got["id"].(string), "cli:alice")
+	// The operator's stdio proposal cannot be approved by the account its
+	// server runs as, whatever name the approver gives; another account
+	// (a reviewer's) approves it.
+	var self *requests.SelfApprovalError
+	if _, _, err := reqs.Approve(ctx, got["id"].(string), "cli:operator"); !errors.As(err, &self) {
+		t.Fatalf("the server's own account approved the operator's proposal: %v", err)
+	}
+	reviewer, err := requests.Open(reqs.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reviewer.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+	_, r, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +125,7 @@ func TestRequestLifecycleOverMCP(t *testing.T) {
 	if now, _ := reqs.Get(r.ID); now.Stage != requests.StageIntake {
 		t.Fatal("a proposal moved the request")
 	}
-	if _, _, err := reqs.Approve(ctx, got["id"].(string), "cli:alice"); err != nil {
+	if _, _, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice"); err != nil {
 		t.Fatal(err)
 	}
 	if u := nextUpdate(t, updates, collection); u.URI != uri {

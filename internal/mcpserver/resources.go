@@ -24,7 +24,7 @@ func memoryURI(id string) string {
 	return agentMemoryPrefix + url.PathEscape(id) + agentMemorySuffix
 }
 
-const memoryDescription = "One agent's L5 manifest with only the rows visible at the server's default access level (public unless BOURDON_DEFAULT_ACCESS_LEVEL says otherwise)."
+const memoryDescription = "One agent's L5 manifest with only the rows visible at the server's default access level (public unless BOURDON_DEFAULT_ACCESS_LEVEL says otherwise; public for callers that are not trusted)."
 
 // memoryResource describes one agent's memory; it is listed for every
 // agent of the library.
@@ -78,10 +78,11 @@ func (s *Server) readMemory(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	if d := s.authorize(req.Extra, "resource:agent-memory", id); !d.Allowed {
+	d := s.authorize(req.Extra, "resource:agent-memory", id)
+	if !d.Allowed {
 		return jsonResource(req.Params.URI, d.Denial())
 	}
-	m, found := s.store.AgentManifest(id, s.defaultAccess(visibility.Public))
+	m, found := s.store.AgentManifest(id, s.resourceAccess(d, visibility.Public))
 	if !found {
 		return jsonResource(req.Params.URI, map[string]string{"error": "agent not found: " + id})
 	}

@@ -52,7 +52,7 @@ func (s *Server) readNode(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
 	d := s.authorize(req.Extra, "resource:node", "")
-	v := s.viewFor(d, s.defaultAccess(visibility.Public))
+	v := s.viewFor(d, s.resourceAccess(d, visibility.Public))
 	_, n, ok := v.lookup(uid)
 	if !ok || n.Label != spec.Label {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
@@ -167,6 +167,15 @@ func (s *Server) announceGraph(ctx context.Context, old, cur *knowledge.Snapshot
 		subs[uri] = true
 	}
 	s.mu.Unlock()
+	seers := map[string]func(uid string) bool{} // by collection
+	see := func(coll string) func(uid string) bool {
+		f, ok := seers[coll]
+		if !ok {
+			f = s.subscribersSee(coll)
+			seers[coll] = f
+		}
+		return f
+	}
 	notify := func(uri string, meta mcp.Meta) {
 		if err := s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri, Meta: meta}); err != nil && s.opts.Logger != nil {
 			s.opts.Logger.Warn("resource update notification failed", "uri", uri, "err", err)
@@ -187,12 +196,11 @@ func (s *Server) announceGraph(ctx context.Context, old, cur *knowledge.Snapshot
 				notify(uri, nil)
 			}
 			// Every subscriber of a collection gets its notification, so
-			// it names only nodes any caller may see (the catalogue's
-			// rule); a change to another node says only that the
-			// collection changed.
+			// it names the node only when all of them may see it; else it
+			// says only that the collection changed.
 			if coll := graph.URIScheme + strings.ToLower(string(n.Label)) + "/"; subs[coll] {
 				var meta mcp.Meta
-				if listed(n) {
+				if see(coll)(n.UID) {
 					meta = mcp.Meta{NodeURIMetaKey: uri}
 				}
 				notify(coll, meta)

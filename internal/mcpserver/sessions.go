@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/graph"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -25,13 +26,13 @@ const (
 // it and what it subscribed to. It is dropped when the session ends, and
 // the session's subscriptions with it.
 type sessionState struct {
-	caller string
+	caller trust.Caller
 	subs   map[string]bool
 }
 
 // track returns the state of ss, creating it on first use and arranging
 // for it to be dropped when the session ends. s.mu must be held.
-func (s *Server) track(ss *mcp.ServerSession, caller string) *sessionState {
+func (s *Server) track(ss *mcp.ServerSession, caller trust.Caller) *sessionState {
 	st, ok := s.sessions[ss]
 	if !ok {
 		st = &sessionState{caller: caller, subs: map[string]bool{}}
@@ -70,19 +71,19 @@ func (s *Server) initialized(_ context.Context, req *mcp.InitializedRequest) {
 	if req.Session == nil {
 		return
 	}
-	caller := callerOf(req.Extra).ID
+	caller := callerOf(req.Extra)
 	s.mu.Lock()
 	s.track(req.Session, caller)
 	open := 0
 	for _, st := range s.sessions {
-		if st.caller == caller {
+		if st.caller.ID == caller.ID {
 			open++
 		}
 	}
 	s.mu.Unlock()
 	if open > MaxSessionsPerCaller {
 		if s.opts.Logger != nil {
-			s.opts.Logger.Warn("closing a session over the per-caller limit", "caller", caller, "limit", MaxSessionsPerCaller)
+			s.opts.Logger.Warn("closing a session over the per-caller limit", "caller", caller.ID, "limit", MaxSessionsPerCaller)
 		}
 		// Not from within the handler: closing waits for the handlers
 		// of the session to return.
@@ -103,7 +104,7 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.track(req.Session, callerOf(req.Extra).ID)
+	st := s.track(req.Session, callerOf(req.Extra))
 	if st.subs[uri] {
 		return nil
 	}
@@ -141,4 +142,29 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 		s.release(req.Params.URI)
 	}
 	return nil
+}
+
+// subscribersSee returns a function that reports whether every caller
+// subscribed to uri may see a node: a notification that goes to all of
+// them may name the node only then.
+func (s *Server) subscribersSee(uri string) func(uid string) bool {
+	s.mu.Lock()
+	var views []view
+	seen := map[string]bool{}
+	for _, st := range s.sessions {
+		if st.subs[uri] && !seen[st.caller.ID] {
+			seen[st.caller.ID] = true
+			d := trust.Decide("resource:node", st.caller, "")
+			views = append(views, s.viewFor(d, s.defaultAccess(visibility.Public)))
+		}
+	}
+	s.mu.Unlock()
+	return func(uid string) bool {
+		for _, v := range views {
+			if _, _, ok := v.lookup(uid); !ok {
+				return false
+			}
+		}
+		return true
+	}
 }

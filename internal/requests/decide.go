@@ -10,14 +10,32 @@ import (
 	"strings"
 )
 
-// Approve makes a pending proposal real, as approver (an operator other
-// than the proposer): an intake creates a request with the next id of the
-// year, a transition moves its request. It re-validates the proposal
-// against the current state under the request's lock; a transition whose
-// request has changed since it was proposed is refused as stale
-// (ErrStale), and so is one the gate now refuses (*GateError). It returns
-// the decided proposal and the request as it now is.
+// Approve makes a pending proposal real, as approver (a name, recorded as
+// approvedBy): an intake creates a request with the next id of the year, a
+// transition moves its request. It re-validates the proposal against the
+// current state under the request's lock; a transition whose request has
+// changed since it was proposed is refused as stale (ErrStale), and so is
+// one the gate now refuses (*GateError). It returns the decided proposal
+// and the request as it now is.
+//
+// Nobody approves their own proposal: a *SelfApprovalError refuses an
+// approver whose name is the proposer's, and, for a proposal of the local
+// operator (which records the account its server ran as), an approval by
+// that same account (s.Account), whatever name it gives. ApproveOwn
+// approves anyway and records that it did.
 func (s *Store) Approve(ctx context.Context, proposalID, approver string) (*Proposal, *Request, error) {
+	return s.approve(ctx, proposalID, approver, false)
+}
+
+// ApproveOwn is Approve for a proposal its approver made: it is not
+// refused, and the decision and the request's history record
+// selfApproved. For the operator of a single-user machine, whose own
+// agents propose through the stdio server.
+func (s *Store) ApproveOwn(ctx context.Context, proposalID, approver string) (*Proposal, *Request, error) {
+	return s.approve(ctx, proposalID, approver, true)
+}
+
+func (s *Store) approve(ctx context.Context, proposalID, approver string, own bool) (*Proposal, *Request, error) {
 	if err := checkIdentity("approver", approver); err != nil {
 		return nil, nil, err
 	}
@@ -26,19 +44,27 @@ func (s *Store) Approve(ctx context.Context, proposalID, approver string) (*Prop
 		return nil, nil, err
 	}
 	defer unlock()
-	if sameIdentity(p.Proposer, approver) {
-		return nil, nil, fmt.Errorf("%s was proposed by %s, who cannot approve it too: another operator must", p.ID, p.Proposer)
+	var self *SelfApprovalError
+	switch {
+	case p.ProposerAccount != nil && p.ProposerAccount.Same(s.Account):
+		self = &SelfApprovalError{ID: p.ID, Proposer: p.Proposer, Account: s.Account}
+	case sameIdentity(p.Proposer, approver):
+		self = &SelfApprovalError{ID: p.ID, Proposer: p.Proposer}
+	}
+	if self != nil && !own {
+		return nil, nil, self
 	}
 	var r *Request
 	if p.Kind == KindIntake {
-		r, err = s.createRequest(p, approver)
+		r, err = s.createRequest(p, approver, self != nil)
 	} else {
-		r, err = s.moveRequest(p, approver)
+		r, err = s.moveRequest(p, approver, self != nil)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	p.Status, p.RequestID, p.DecidedBy, p.DecidedAt = StatusApproved, r.ID, approver, r.Updated
+	p.DecidedByAccount, p.SelfApproved = s.account(), self != nil
 	if err := s.decide(p); err != nil {
 		return nil, nil, err
 	}
@@ -60,10 +86,20 @@ func (s *Store) Reject(ctx context.Context, proposalID, approver, reason string)
 	}
 	defer unlock()
 	p.Status, p.DecidedBy, p.DecidedAt, p.DecisionReason = StatusRejected, approver, s.now().UTC(), reason
+	p.DecidedByAccount = s.account()
 	if err := s.decide(p); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// account returns the store's account for a record, nil when unknown.
+func (s *Store) account() *Account {
+	if !s.Account.Known() {
+		return nil
+	}
+	a := s.Account
+	return &a
 }
 
 // pending reads a proposal that must still be pending, under the lock
@@ -96,10 +132,10 @@ func (s *Store) pending(ctx context.Context, id string) (*Proposal, func(), erro
 
 // decide moves a decided proposal out of the pending folder.
 func (s *Store) decide(p *Proposal) error {
-	if err := writeFile(filepath.Join(s.decidedDir(), p.ID+".yaml"), p); err != nil {
+	if err := s.writeFile(filepath.Join(s.decidedDir(), p.ID+".yaml"), p); err != nil {
 		return fmt.Errorf("recording the decision on %s: %w", p.ID, err)
 	}
-	if err := os.Remove(filepath.Join(s.pendingDir(), p.ID+".yaml")); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := s.tree.Remove(filepath.Join(s.pendingDir(), p.ID+".yaml")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("removing the pending copy of %s: %w", p.ID, err)
 	}
 	return nil
@@ -109,7 +145,7 @@ func (s *Store) decide(p *Proposal) error {
 // of the year. Call it under the store lock. An intake whose request
 // exists already (an approval interrupted before the proposal was moved)
 // gets that request back.
-func (s *Store) createRequest(p *Proposal, approver string) (*Request, error) {
+func (s *Store) createRequest(p *Proposal, approver string, self bool) (*Request, error) {
 	all, _, err := s.All()
 	if err != nil {
 		return nil, err
@@ -128,13 +164,13 @@ func (s *Store) createRequest(p *Proposal, approver string) (*Request, error) {
 	r := &Request{
 		ID: id, Title: f.Title, Stage: StageIntake, Type: f.Type, Area: f.Area, Owner: f.Owner, Requester: f.Identity,
 		Problem: f.Problem, DesiredOutcome: f.DesiredOutcome, Links: slices.Clone(f.Links),
-		History: []Transition{{To: StageIntake, Actor: p.Proposer, ApprovedBy: approver, Proposal: p.ID, At: now}},
+		History: []Transition{{To: StageIntake, Actor: p.Proposer, ApprovedBy: approver, SelfApproved: self, Proposal: p.ID, At: now}},
 		Created: now, Updated: now,
 	}
 	if p.TrackerURL != "" {
 		r.Links = append(r.Links, Link{Kind: LinkIssue, URL: p.TrackerURL})
 	}
-	if err := writeFile(s.requestPath(id), r); err != nil {
+	if err := s.writeFile(s.requestPath(id), r); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", id, err)
 	}
 	return r, nil
@@ -143,7 +179,7 @@ func (s *Store) createRequest(p *Proposal, approver string) (*Request, error) {
 // nextID returns the id after the highest of the year among the request
 // files, whatever their state or case. Call it under the store lock.
 func (s *Store) nextID(year int) (string, error) {
-	entries, err := os.ReadDir(s.root)
+	entries, err := s.tree.ReadDir(s.root)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("reading the requests folder: %w", err)
 	}
@@ -166,7 +202,7 @@ func (s *Store) nextID(year int) (string, error) {
 // moveRequest applies an approved transition. Call it under the request's
 // lock. A transition already in the history (an approval interrupted
 // before the proposal was moved) leaves the request as it is.
-func (s *Store) moveRequest(p *Proposal, approver string) (*Request, error) {
+func (s *Store) moveRequest(p *Proposal, approver string, self bool) (*Request, error) {
 	r, err := s.loadRequest(p.RequestID)
 	if err != nil {
 		return nil, err
@@ -183,9 +219,9 @@ func (s *Store) moveRequest(p *Proposal, approver string) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.History = append(m.History, Transition{From: r.Stage, To: m.Stage, Actor: p.Proposer, ApprovedBy: approver, Reason: p.Reason, Skipped: skipped, Proposal: p.ID, At: now})
+	m.History = append(m.History, Transition{From: r.Stage, To: m.Stage, Actor: p.Proposer, ApprovedBy: approver, SelfApproved: self, Reason: p.Reason, Skipped: skipped, Proposal: p.ID, At: now})
 	m.Updated = now
-	if err := writeFile(s.requestPath(r.ID), m); err != nil {
+	if err := s.writeFile(s.requestPath(r.ID), m); err != nil {
 		return nil, fmt.Errorf("updating %s: %w", r.ID, err)
 	}
 	return m, nil

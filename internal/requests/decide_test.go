@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,88 @@ func TestApproveRefusesSelfApproval(t *testing.T) {
 	}
 	if got, _ := s.Proposal(p.ID); got.Status != StatusPending {
 		t.Error("the refused approval decided the proposal")
+	}
+}
+
+// TestSelfApprovalRestsOnTheAccountNotTheName: a proposal of the local
+// operator (the stdio server) records the account its server runs as; an
+// approval by that account is refused whatever name it types (the
+// default cli:operator, another person's name), is allowed from another
+// account, and ApproveOwn approves it, recorded as a self-approval.
+func TestSelfApprovalRestsOnTheAccountNotTheName(t *testing.T) {
+	ctx := context.Background()
+	me := Account{Host: "laptop", UID: "1000", User: "alice"}
+	server := newStore(t)
+	server.Account = me
+	p, err := server.ProposeIntake(ctx, formJSON(t, nil), OperatorProposer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ProposerAccount == nil || !p.ProposerAccount.Same(me) {
+		t.Fatalf("the operator's proposal records no account: %+v", p.ProposerAccount)
+	}
+	// The CLI, another process under the same account, on the same folder.
+	cli, err := Open(server.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli.Account = me
+	for _, name := range []string{"cli:operator", "cli:bob", "github:someone-else"} {
+		var se *SelfApprovalError
+		if _, _, err := cli.Approve(ctx, p.ID, name); !errors.As(err, &se) || !strings.Contains(err.Error(), "alice (uid 1000) on laptop") {
+			t.Errorf("approving as %s from the proposing account: %v", name, err)
+		}
+	}
+	if got, _ := cli.Proposal(p.ID); got.Status != StatusPending {
+		t.Fatal("a refused approval decided the proposal")
+	}
+	// The same uid on another machine is another account.
+	other := Account{Host: "desktop", UID: "1000", User: "bob"}
+	elsewhere, _ := Open(server.Root())
+	elsewhere.Account = other
+	q, err := server.ProposeIntake(ctx, formJSON(t, map[string]any{"title": "Second"}), OperatorProposer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decided, r, err := elsewhere.Approve(ctx, q.ID, "cli:bob")
+	if err != nil {
+		t.Fatalf("another account approving: %v", err)
+	}
+	if decided.SelfApproved || r.History[0].SelfApproved || decided.DecidedByAccount == nil || !decided.DecidedByAccount.Same(other) {
+		t.Errorf("another account's approval: %+v %+v", decided, r.History[0])
+	}
+	// An explicit self-approval goes through and says so.
+	decided, r, err = cli.ApproveOwn(ctx, p.ID, "cli:alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !decided.SelfApproved || !r.History[0].SelfApproved || !decided.DecidedByAccount.Same(me) {
+		t.Errorf("self-approval not recorded: %+v %+v", decided, r.History[0])
+	}
+	// A member's proposal records no account: any account may approve it.
+	m, err := server.ProposeIntake(ctx, formJSON(t, map[string]any{"title": "Third"}), "codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ProposerAccount != nil {
+		t.Errorf("a member's proposal records the server's account: %+v", m.ProposerAccount)
+	}
+	if _, _, err := cli.Approve(ctx, m.ID, "cli:alice"); err != nil {
+		t.Errorf("approving a member's proposal: %v", err)
+	}
+}
+
+func TestCurrentAccountIsTheProcesss(t *testing.T) {
+	a, ok := CurrentAccount()
+	if !ok {
+		t.Skip("no numeric user ids here")
+	}
+	if a.UID != strconv.Itoa(os.Getuid()) || !a.Same(a) {
+		t.Errorf("account %+v", a)
+	}
+	t.Setenv("USER", "someone-else")
+	if b, _ := CurrentAccount(); !b.Same(a) || b.User != a.User {
+		t.Errorf("$USER changed the account: %+v, was %+v", b, a)
 	}
 }
 
@@ -76,7 +159,7 @@ func TestStaleProposalIsRefused(t *testing.T) {
 	// the change.
 	d := request(StageDocument, true)
 	d.ID = "REQ-2026-0002"
-	if err := writeFile(s.requestPath(d.ID), d); err != nil {
+	if err := s.writeFile(s.requestPath(d.ID), d); err != nil {
 		t.Fatal(err)
 	}
 	loop := TransitionRequest{To: StageDocument, Reason: "more detail"}

@@ -15,8 +15,11 @@
 // several competing proposals wins. Reject closes a proposal without
 // effect. Both keep the decided proposal with who decided, when and why.
 // An approval is recorded in the request's history with the proposer as
-// actor and the operator as approver; an operator cannot approve their own
-// proposal.
+// actor and the operator as approver. Nobody approves their own proposal:
+// a proposal by the local operator (OperatorProposer) records the
+// operating-system account its server ran as, and an approval from that
+// account is refused whatever name it gives (see Account, Approve);
+// ApproveOwn approves it, recorded as a self-approval.
 //
 // # Stages and gates
 //

@@ -127,7 +127,7 @@ func (s *Store) Get(id string) (*Request, error) {
 // a request but not in canonical case, or any other YAML file, is a
 // problem.
 func (s *Store) scan() ([]string, []Problem, error) {
-	entries, err := os.ReadDir(s.root)
+	entries, err := s.tree.ReadDir(s.root)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}

@@ -142,12 +142,15 @@ type Approval struct {
 // Transition is one entry of a request's history: a change of stage (or
 // the document loop) proposed by Actor and accepted by ApprovedBy.
 type Transition struct {
-	From       Stage     `yaml:"from,omitempty" json:"from,omitempty" jsonschema:"Empty for the intake that created the request."`
-	To         Stage     `yaml:"to" json:"to"`
-	Actor      string    `yaml:"actor" json:"actor" jsonschema:"Who proposed it."`
-	ApprovedBy string    `yaml:"approvedBy" json:"approvedBy" jsonschema:"The operator who accepted it."`
-	Reason     string    `yaml:"reason,omitempty" json:"reason,omitempty"`
-	Skipped    []Stage   `yaml:"skipped,omitempty" json:"skipped,omitempty"`
-	Proposal   string    `yaml:"proposal" json:"proposal"`
-	At         time.Time `yaml:"at" json:"at"`
+	From       Stage  `yaml:"from,omitempty" json:"from,omitempty" jsonschema:"Empty for the intake that created the request."`
+	To         Stage  `yaml:"to" json:"to"`
+	Actor      string `yaml:"actor" json:"actor" jsonschema:"Who proposed it."`
+	ApprovedBy string `yaml:"approvedBy" json:"approvedBy" jsonschema:"The operator who accepted it."`
+	// SelfApproved is set when whoever proposed it approved it too,
+	// explicitly.
+	SelfApproved bool      `yaml:"selfApproved,omitempty" json:"selfApproved,omitempty" jsonschema:"Set when the proposer's own account approved it (an explicit self-approval)."`
+	Reason       string    `yaml:"reason,omitempty" json:"reason,omitempty"`
+	Skipped      []Stage   `yaml:"skipped,omitempty" json:"skipped,omitempty"`
+	Proposal     string    `yaml:"proposal" json:"proposal"`
+	At           time.Time `yaml:"at" json:"at"`
 }

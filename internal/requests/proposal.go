@@ -41,12 +41,21 @@ type Proposal struct {
 	Intake      *IntakeForm `yaml:"intake,omitempty" json:"intake,omitempty"`
 	Attachments Attachments `yaml:"attachments,omitempty" json:"attachments,omitzero"`
 	Proposer    string      `yaml:"proposer" json:"proposer"`
-	Created     time.Time   `yaml:"created" json:"created"`
+	// ProposerAccount is the account the server ran as when the proposer
+	// is the local operator (OperatorProposer); absent for federation
+	// members, who are principals of their own.
+	ProposerAccount *Account  `yaml:"proposerAccount,omitempty" json:"proposerAccount,omitempty"`
+	Created         time.Time `yaml:"created" json:"created"`
 	// TrackerURL is the issue or comment the proposal was forwarded to;
 	// ForwardError says why forwarding failed.
-	TrackerURL     string    `yaml:"trackerUrl,omitempty" json:"trackerUrl,omitempty"`
-	ForwardError   string    `yaml:"forwardError,omitempty" json:"forwardError,omitempty"`
-	DecidedBy      string    `yaml:"decidedBy,omitempty" json:"decidedBy,omitempty"`
+	TrackerURL   string `yaml:"trackerUrl,omitempty" json:"trackerUrl,omitempty"`
+	ForwardError string `yaml:"forwardError,omitempty" json:"forwardError,omitempty"`
+	DecidedBy    string `yaml:"decidedBy,omitempty" json:"decidedBy,omitempty"`
+	// DecidedByAccount is the account that approved or rejected it.
+	DecidedByAccount *Account `yaml:"decidedByAccount,omitempty" json:"decidedByAccount,omitempty"`
+	// SelfApproved is set when the proposing account (or name) approved
+	// it, explicitly (ApproveOwn).
+	SelfApproved   bool      `yaml:"selfApproved,omitempty" json:"selfApproved,omitempty"`
 	DecidedAt      time.Time `yaml:"decidedAt,omitempty" json:"decidedAt,omitzero"`
 	DecisionReason string    `yaml:"decisionReason,omitempty" json:"decisionReason,omitempty"`
 }

@@ -61,6 +61,12 @@ const maxForwardError = 500
 // writes it. A tracker failure does not lose the proposal: it is kept with
 // the error.
 func (s *Store) stage(ctx context.Context, p *Proposal, r *Request) error {
+	if p.Proposer == OperatorProposer && s.Account.Known() {
+		// The local operator's proposal: made by the account this server
+		// runs as, which is what an approval is compared with.
+		account := s.Account
+		p.ProposerAccount = &account
+	}
 	if s.Tracker != nil {
 		url, err := s.Tracker.Forward(ctx, p, r)
 		if err != nil {
@@ -69,7 +75,7 @@ func (s *Store) stage(ctx context.Context, p *Proposal, r *Request) error {
 			p.TrackerURL = url
 		}
 	}
-	if err := writeFile(filepath.Join(s.pendingDir(), p.ID+".yaml"), p); err != nil {
+	if err := s.writeFile(filepath.Join(s.pendingDir(), p.ID+".yaml"), p); err != nil {
 		if p.TrackerURL != "" {
 			return fmt.Errorf("proposal %s was forwarded to %s but could not be saved: %w", p.ID, p.TrackerURL, err)
 		}
@@ -87,7 +93,7 @@ func (s *Store) Proposal(id string) (*Proposal, error) {
 	// Decided copies are looked for on both sides of the pending one, so
 	// that a proposal decided meanwhile is still found.
 	for _, dir := range []string{s.decidedDir(), s.pendingDir(), s.decidedDir()} {
-		p, err := loadProposal(filepath.Join(dir, pid+".yaml"), pid)
+		p, err := s.loadProposal(filepath.Join(dir, pid+".yaml"), pid)
 		if !errors.Is(err, os.ErrNotExist) {
 			return p, err
 		}
@@ -110,7 +116,7 @@ func (s *Store) Proposals(f ProposalFilter) ([]*Proposal, []Problem, error) {
 	found := map[string]*Proposal{}
 	var problems []Problem
 	for _, dir := range []string{s.pendingDir(), s.decidedDir()} {
-		entries, err := os.ReadDir(dir)
+		entries, err := s.tree.ReadDir(dir)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, nil, fmt.Errorf("reading proposals: %w", err)
 		}
@@ -126,7 +132,7 @@ func (s *Store) Proposals(f ProposalFilter) ([]*Proposal, []Problem, error) {
 			}
 			var p *Proposal
 			if err == nil {
-				p, err = loadProposal(filepath.Join(dir, e.Name()), pid)
+				p, err = s.loadProposal(filepath.Join(dir, e.Name()), pid)
 			}
 			switch {
 			case errors.Is(err, os.ErrNotExist): // decided meanwhile

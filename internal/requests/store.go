@@ -39,14 +39,26 @@ type Problem struct {
 // concurrent use, by goroutines and by processes sharing the folder.
 type Store struct {
 	root string
+	// tree is the library holding root: every file of the store is read
+	// and written through it, so a symbolic link out of the library (a
+	// request file, proposals/, requests/ itself) is refused, not followed.
+	tree fsutil.Tree
 	// Tracker, when set, receives every new proposal (see Tracker). Set it
 	// before the store is used.
 	Tracker Tracker
+	// Account is the operating-system account this store acts as: the one
+	// a proposal by the local operator (OperatorProposer) records as its
+	// proposer's, and the one a decision records and is judged by (an
+	// account may not approve what it proposed). Open sets it to the
+	// process's account (CurrentAccount).
+	Account Account
 	now     func() time.Time
 }
 
 // Open returns the store kept in root, <library>/requests. The folder is
-// created by the first write.
+// created by the first write. Its files are confined to the library, the
+// folder holding root: a symbolic link that leads out of it is not
+// followed.
 func Open(root string) (*Store, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -57,7 +69,8 @@ func Open(root string) (*Store, error) {
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("requests folder: %w", err)
 	}
-	return &Store{root: abs, now: time.Now}, nil
+	account, _ := CurrentAccount()
+	return &Store{root: abs, tree: fsutil.NewTree(filepath.Dir(abs)), Account: account, now: time.Now}, nil
 }
 
 // Root returns the store's folder.
@@ -72,12 +85,12 @@ func (s *Store) decidedDir() string { return filepath.Join(s.root, "proposals", 
 // lock takes the cross-process lock called name: a request id, or
 // "store" for intakes and the allocation of request ids.
 func (s *Store) lock(ctx context.Context, name string) (func(), error) {
-	return fsutil.Lock(ctx, filepath.Join(s.root, ".locks", name+".lock"))
+	return s.tree.Lock(ctx, filepath.Join(s.root, ".locks", name+".lock"))
 }
 
 // readBounded reads a regular file of at most MaxFileBytes.
-func readBounded(path string) ([]byte, error) {
-	data, err := fsutil.ReadRegular(path, MaxFileBytes)
+func (s *Store) readBounded(path string) ([]byte, error) {
+	data, err := s.tree.ReadRegular(path, MaxFileBytes)
 	var tl *fsutil.TooLargeError
 	if errors.As(err, &tl) {
 		return nil, fmt.Errorf("%s is larger than %d bytes", filepath.Base(path), MaxFileBytes)
@@ -87,8 +100,8 @@ func readBounded(path string) ([]byte, error) {
 
 // decodeFile reads a YAML file into v, refusing unknown fields and extra
 // documents, so that a hand edit gone wrong is reported, not half-read.
-func decodeFile(path string, v any) error {
-	data, err := readBounded(path)
+func (s *Store) decodeFile(path string, v any) error {
+	data, err := s.readBounded(path)
 	if err != nil {
 		return err
 	}
@@ -108,7 +121,7 @@ func decodeFile(path string, v any) error {
 const fileHeader = "# Written by bourdon. Change it through proposals: bourdon requests list-proposals, approve, reject.\n"
 
 // writeFile replaces path with v as YAML, atomically.
-func writeFile(path string, v any) error {
+func (s *Store) writeFile(path string, v any) error {
 	var b bytes.Buffer
 	b.WriteString(fileHeader)
 	enc := yaml.NewEncoder(&b)
@@ -122,14 +135,14 @@ func writeFile(path string, v any) error {
 	if b.Len() > MaxFileBytes {
 		return fmt.Errorf("%s would be %d bytes, over the bound of %d; attach less", filepath.Base(path), b.Len(), MaxFileBytes)
 	}
-	return fsutil.WriteAtomic(path, b.Bytes(), 0o644)
+	return s.tree.WriteAtomic(path, b.Bytes(), 0o644)
 }
 
 // loadRequest reads the request file of a canonical id.
 func (s *Store) loadRequest(id string) (*Request, error) {
 	path := s.requestPath(id)
 	var r Request
-	if err := decodeFile(path, &r); err != nil {
+	if err := s.decodeFile(path, &r); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("request %s: %w", id, ErrNotFound)
 		}
@@ -145,9 +158,9 @@ func (s *Store) loadRequest(id string) (*Request, error) {
 }
 
 // loadProposal reads a proposal file.
-func loadProposal(path, id string) (*Proposal, error) {
+func (s *Store) loadProposal(path, id string) (*Proposal, error) {
 	var p Proposal
-	if err := decodeFile(path, &p); err != nil {
+	if err := s.decodeFile(path, &p); err != nil {
 		return nil, err
 	}
 	switch {

@@ -16,6 +16,8 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"slices"
+
+	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
 // Tier is how far the federation trusts a caller. The zero value is
@@ -113,6 +115,31 @@ func (c Caller) MayRead(namespace string) bool {
 		return true
 	}
 	return slices.Contains(c.Grants, namespace)
+}
+
+// MaxAccess is the highest access level the caller may read at, whatever
+// access_level it asks for: this is the one rule every read surface
+// applies to the level it resolves (tools, resources, completions,
+// exports). The operator and trusted members may read at any level, as in
+// the reference. A quarantined caller reads at public only: its grants
+// open namespaces, not levels, so a member granted one agent still does
+// not see that agent's team or private rows, nor internal documentation.
+// (The reference caps nothing: a quarantined caller granted an agent reads
+// its private rows by asking for them.)
+func (c Caller) MaxAccess() visibility.Level {
+	if c.IsTrusted() {
+		return visibility.Private
+	}
+	return visibility.Public
+}
+
+// CapAccess returns requested lowered to MaxAccess, and whether it had to
+// be lowered.
+func (c Caller) CapAccess(requested visibility.Level) (level visibility.Level, capped bool) {
+	if ceiling := c.MaxAccess(); requested > ceiling {
+		return ceiling, true
+	}
+	return requested, false
 }
 
 // AuthenticateLegacy checks a bearer token against the reference's legacy

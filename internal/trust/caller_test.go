@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
 func TestTiers(t *testing.T) {
@@ -82,6 +84,30 @@ func TestAuthenticateLegacy(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("caller (-want +got)\n%s", diff)
+		}
+	}
+}
+
+func TestAccessCapPerTier(t *testing.T) {
+	quarantined := Caller{ID: "openclaw", Tier: TierQuarantined, Grants: []string{"codex"}}
+	for _, c := range []struct {
+		caller Caller
+		max    visibility.Level
+	}{
+		{Operator(), visibility.Private},
+		{Caller{ID: "peer", Tier: TierTrusted}, visibility.Private},
+		{quarantined, visibility.Public},
+		{Unidentified(), visibility.Public},
+		{Caller{}, visibility.Public}, // the zero value is the least privilege
+	} {
+		if got := c.caller.MaxAccess(); got != c.max {
+			t.Errorf("%s (%s): MaxAccess %s, want %s", c.caller.ID, c.caller.Tier, got, c.max)
+		}
+		for _, asked := range []visibility.Level{visibility.Public, visibility.Team, visibility.Private} {
+			got, capped := c.caller.CapAccess(asked)
+			if want := min(asked, c.max); got != want || capped != (asked > c.max) {
+				t.Errorf("%s asking %s: got %s capped=%v", c.caller.ID, asked, got, capped)
+			}
 		}
 	}
 }

@@ -133,11 +133,17 @@ func checkCollectionTag(n *yaml.Node, want string) error {
 }
 
 // mapping converts a mapping node. Merge keys (<<) insert the keys of the
-// merged mappings first; the mapping's own keys then override them. A
-// repeated key keeps its first position and takes the last value.
+// merged mappings first; the mapping's own keys then override them.
+//
+// A key written twice in one mapping is a *SyntaxError naming the line of
+// the second: YAML says keys are unique, and a reader that kept the last
+// value (as PyYAML does) would let a file say two things at once, the
+// later silently winning. Keys are compared as they are stored (their str()
+// form), so 1 and '1' collide too.
 func (c *converter) mapping(n *yaml.Node) (*Map, error) {
 	m := NewMap(len(n.Content) / 2)
 	var own []Entry
+	seen := make(map[string]int, len(n.Content)/2) // key -> line of its first occurrence
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, vn := n.Content[i], n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.TaggedStyle) == 0 && k.Value == "<<" {
@@ -154,11 +160,16 @@ func (c *converter) mapping(n *yaml.Node) (*Map, error) {
 		case *Map, []any:
 			return nil, &SyntaxError{Line: k.Line, Msg: "a mapping key must be a scalar"}
 		}
+		key := Str(kv)
+		if first, dup := seen[key]; dup {
+			return nil, &SyntaxError{Line: k.Line, Msg: fmt.Sprintf("duplicate key %s (first written on line %d): a mapping holds each key once", strconv.Quote(key), first)}
+		}
+		seen[key] = k.Line
 		v, err := c.value(vn)
 		if err != nil {
 			return nil, err
 		}
-		own = append(own, Entry{Key: Str(kv), Value: v})
+		own = append(own, Entry{Key: key, Value: v})
 	}
 	for _, e := range own {
 		m.Set(e.Key, e.Value)

@@ -1,6 +1,7 @@
 package yaml11
 
 import (
+	"errors"
 	"math/big"
 	"strings"
 	"testing"
@@ -94,8 +95,6 @@ base: &b {x: 1, y: 2}
 derived:
   <<: *b
   y: 3
-dup: 1
-dup: 2
 `
 	v, err := Decode([]byte(src))
 	if err != nil {
@@ -106,7 +105,7 @@ dup: 2
 	for _, e := range m.Entries() {
 		keys = append(keys, e.Key)
 	}
-	if got, want := strings.Join(keys, ","), "spec_version,agent,flag,quoted,date,block,base,derived,dup"; got != want {
+	if got, want := strings.Join(keys, ","), "spec_version,agent,flag,quoted,date,block,base,derived"; got != want {
 		t.Errorf("keys = %s, want %s", got, want)
 	}
 	checks := map[string]any{
@@ -115,7 +114,6 @@ dup: 2
 		"quoted":       "yes",
 		"date":         Date{2026, time.June, 8},
 		"block":        "two\nlines\n",
-		"dup":          int64(2),
 	}
 	for k, want := range checks {
 		if diff := cmp.Diff(want, m.Value(k), cmpOpts); diff != "" {
@@ -140,6 +138,32 @@ func TestDecodeErrorsNameTheLine(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Decode(%q) error = %v, want it to mention %q", src, err, want)
 		}
+	}
+}
+
+func TestDecodeRefusesDuplicateKeys(t *testing.T) {
+	cases := []struct {
+		src  string
+		line int
+		key  string
+	}{
+		{"agent:\n  id: claude-code\n  type: code-assistant\n  id: codex\n", 4, `"id"`},
+		{"a: 1\nb: 2\na: 3\n", 3, `"a"`},
+		{"a: {x: 1, x: 2}\n", 1, `"x"`},
+		{"- {k: 1}\n- {k: 1, k: 2}\n", 2, `"k"`},
+		{"1: a\n'1': b\n", 2, `"1"`}, // one key once stored
+		{"yes: a\nTrue: b\n", 2, `"True"`},
+	}
+	for _, c := range cases {
+		_, err := Decode([]byte(c.src))
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != c.line || !strings.Contains(se.Msg, "duplicate key "+c.key) {
+			t.Errorf("Decode(%q) = %v, want a duplicate key %s on line %d", c.src, err, c.key, c.line)
+		}
+	}
+	// A merge key's mapping is overridden, not duplicated.
+	if _, err := Decode([]byte("base: &b {x: 1}\nd:\n  <<: *b\n  x: 2\n")); err != nil {
+		t.Errorf("merge then override: %v", err)
 	}
 }
 

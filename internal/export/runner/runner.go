@@ -150,9 +150,7 @@ func Failed(results []Result) bool {
 }
 
 // CachePath is where the runner keeps agent id's incremental cache.
-func CachePath(library, id string) string {
-	return filepath.Join(commit.New(library).ExportsDir(), id+".cache.json")
-}
+func CachePath(library, id string) string { return commit.New(library).CachePath(id) }
 
 // Run runs the exporters and returns one Result per agent, in agent-id
 // order. The error is for options it cannot run (an unknown agent, a bad
@@ -256,8 +254,8 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 	var cache *export.Cache
 	cachePath := ""
 	if r.writer != nil {
-		cachePath = CachePath(r.opts.Library, id)
-		data, err := fsutil.ReadRegular(cachePath, maxCacheBytes)
+		cachePath = r.writer.CachePath(id)
+		data, err := r.writer.ReadCache(id, maxCacheBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cannot read the cache, reading everything: %v", cachePath, err))
 		}
@@ -332,7 +330,7 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 		res.Status = StatusOK
 	}
 	if !r.opts.DryRun && cache.Changed() {
-		if err := saveCache(cachePath, cache); err != nil {
+		if err := saveCache(r.writer, id, cache); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: the cache was not saved (the next export reads everything again): %v", cachePath, err))
 			res.WarningsTotal++
 		}
@@ -344,12 +342,12 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 // exporter derived from a store reaches the disk no more than its
 // manifest does. Only the owner may read it: it holds rows the access
 // filter may drop.
-func saveCache(path string, c *export.Cache) error {
+func saveCache(w *commit.Writer, id string, c *export.Cache) error {
 	data, err := c.Marshal()
 	if err != nil {
 		return err
 	}
-	return fsutil.WriteAtomic(path, redact.JSON(data), 0o600)
+	return w.WriteCache(id, redact.JSON(data))
 }
 
 // Redact returns a copy of a document (or any value of one) with the
