@@ -166,3 +166,46 @@ func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+legacyToken)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// FuzzRequestShapes sends arbitrary bodies, methods and protocol headers
+// through the handler, with and without a token: it must answer every one
+// with a status it documents, never panic, and never answer a request
+// without the token with anything but a refusal.
+func FuzzRequestShapes(f *testing.F) {
+	for _, s := range []string{initialize, "[" + initialize + "]", `{"jsonrpc":"2.0","id":{},"method":"x"}`, "", "\x00", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`} {
+		f.Add(s, "POST", "2025-11-25", true)
+		f.Add(s, "GET", "2026-07-28", false)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	h := mcphttp.Handler(srv, mcphttp.Options{Auth: &mcphttp.Auth{LegacyToken: legacyToken}, MaxBodyBytes: 4096})
+	f.Fuzz(func(t *testing.T, body, method, version string, withToken bool) {
+		switch method {
+		case "GET", "POST", "DELETE", "PUT", "OPTIONS":
+		default:
+			method = "POST"
+		}
+		req := httptest.NewRequest(method, "http://127.0.0.1/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if strings.ContainsAny(version, "\r\n\x00") {
+			version = ""
+		}
+		req.Header.Set("Mcp-Protocol-Version", version)
+		if withToken {
+			req.Header.Set("Authorization", "Bearer "+legacyToken)
+		}
+		ctx, cancel := context.WithTimeout(req.Context(), 2*time.Second)
+		defer cancel()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req.WithContext(ctx))
+		if !withToken && rec.Code != http.StatusUnauthorized {
+			t.Fatalf("without a token: %d %s", rec.Code, rec.Body)
+		}
+		if rec.Code < 200 || rec.Code >= 600 {
+			t.Fatalf("status %d", rec.Code)
+		}
+		if strings.HasPrefix(strings.TrimLeft(body, " \t\r\n"), "[") && withToken && method == "POST" && rec.Code != http.StatusBadRequest && rec.Code != http.StatusRequestEntityTooLarge {
+			t.Fatalf("a batch was not refused: %d %s", rec.Code, rec.Body)
+		}
+	})
+}
