@@ -59,14 +59,41 @@ func WriteCache(path string, data []byte, perm os.FileMode) error {
 }
 
 func replace(path string, data []byte, perm os.FileMode, durable bool) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	return replaceIn(osDir{}, path, data, perm, durable)
+}
+
+// dir is what an atomic replacement needs of a directory tree: the plain
+// file system (osDir) or an os.Root, which refuses paths that leave it.
+type dir interface {
+	MkdirAll(name string, perm os.FileMode) error
+	OpenFile(name string, flag int, perm os.FileMode) (*os.File, error)
+	Open(name string) (*os.File, error)
+	Rename(oldname, newname string) error
+	Remove(name string) error
+}
+
+// osDir is the plain file system as a dir.
+type osDir struct{}
+
+func (osDir) MkdirAll(name string, perm os.FileMode) error { return os.MkdirAll(name, perm) }
+func (osDir) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag, perm)
+}
+func (osDir) Open(name string) (*os.File, error)   { return os.Open(name) }
+func (osDir) Rename(oldname, newname string) error { return os.Rename(oldname, newname) }
+func (osDir) Remove(name string) error             { return os.Remove(name) }
+
+// replaceIn writes a temporary file next to path in d, syncs it when
+// durable, renames it over path, and syncs the directory when durable.
+func replaceIn(d dir, path string, data []byte, perm os.FileMode, durable bool) error {
+	parent := filepath.Dir(path)
+	if err := d.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
 	var suffix [6]byte
 	_, _ = rand.Read(suffix[:])
-	tmp := filepath.Join(dir, TempPrefix+filepath.Base(path)+"."+hex.EncodeToString(suffix[:])+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	tmp := filepath.Join(parent, TempPrefix+filepath.Base(path)+"."+hex.EncodeToString(suffix[:])+".tmp")
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
@@ -78,27 +105,29 @@ func replace(path string, data []byte, perm os.FileMode, durable bool) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp, path)
+		werr = d.Rename(tmp, path)
 	}
 	if werr != nil {
-		os.Remove(tmp)
+		_ = d.Remove(tmp)
 		return werr
 	}
 	if !durable {
 		return nil
 	}
-	return SyncDir(dir)
+	return syncDirIn(d, parent)
 }
 
 // SyncDir flushes a directory's entries (a rename or a removal) to disk.
 // Where directories cannot be synced it does nothing.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
+func SyncDir(dir string) error { return syncDirIn(osDir{}, dir) }
+
+func syncDirIn(d dir, name string) error {
+	f, err := d.Open(name)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !isUnsupported(err) {
+	defer f.Close()
+	if err := f.Sync(); err != nil && !isUnsupported(err) {
 		return err
 	}
 	return nil

@@ -2,8 +2,6 @@ package fsutil
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -287,18 +285,6 @@ func (t Tree) SyncDir(path string) error {
 	return t.do(path, false, func(r *os.Root, rel string) error { return syncDirIn(r, rel) })
 }
 
-func syncDirIn(r *os.Root, rel string) error {
-	d, err := r.Open(rel)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !isUnsupported(err) {
-		return err
-	}
-	return nil
-}
-
 // OpenAppend opens the file at path for appending (and reading), creating
 // it and its directory when missing. created reports that it was made.
 func (t Tree) OpenAppend(path string, perm os.FileMode) (f *os.File, created bool, err error) {
@@ -333,31 +319,6 @@ func (t Tree) OpenAppend(path string, perm os.FileMode) (f *os.File, created boo
 // itself is replaced by the new file, never written through.
 func (t Tree) WriteAtomic(path string, data []byte, perm os.FileMode) error {
 	return t.do(path, true, func(r *os.Root, rel string) error {
-		dir := filepath.Dir(rel)
-		if err := r.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		var suffix [6]byte
-		_, _ = rand.Read(suffix[:])
-		tmp := filepath.Join(dir, TempPrefix+filepath.Base(rel)+"."+hex.EncodeToString(suffix[:])+".tmp")
-		f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if err != nil {
-			return err
-		}
-		_, werr := f.Write(data)
-		if werr == nil {
-			werr = f.Sync()
-		}
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr == nil {
-			werr = r.Rename(tmp, rel)
-		}
-		if werr != nil {
-			_ = r.Remove(tmp)
-			return werr
-		}
-		return syncDirIn(r, dir)
+		return replaceIn(r, rel, data, perm, true)
 	})
 }
