@@ -76,6 +76,12 @@ func hasTag(tags, set []string) bool {
 	return false
 }
 
+// PrivateTags returns the private tags most of the reference's exporters
+// write into their policy (cursor, cascade and openclaw have their own).
+func PrivateTags() []string {
+	return []string{"personal", "financial", "credential", "health", "family", "legal"}
+}
+
 // ExcludeMarker is the name of a file (its content does not matter) that
 // keeps an exporter out of the directory holding it: a Claude Code
 // project's memory directory, a claude-brain project, an automation's

@@ -63,7 +63,7 @@ func commonSignals(ci string) []signal {
 	return s
 }
 
-var privateTags = []string{"personal", "financial", "credential", "health", "family", "legal"}
+var privateTags = export.PrivateTags()
 
 const scheduleFormat = "id, name, status, rrule, kind, cwds"
 

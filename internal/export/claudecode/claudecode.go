@@ -52,7 +52,7 @@ const (
 // source is written from the person's sessions (docs/exporters.md).
 var policy = export.Policy{
 	Default:     "team",
-	PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
+	PrivateTags: export.PrivateTags(),
 	TeamTags:    []string{"internal-roadmap"},
 }
 

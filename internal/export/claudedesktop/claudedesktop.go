@@ -122,7 +122,7 @@ var projectHints = []string{
 func (x Exporter) policy() *export.Policy {
 	return &export.Policy{
 		Default:     visibility.Team.String(),
-		PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
+		PrivateTags: export.PrivateTags(),
 		TeamTags:    []string{"claude-desktop", x.s.teamTag, "agent-surface", "workspace"},
 	}
 }

@@ -34,7 +34,7 @@ const (
 func policy() *export.Policy {
 	return &export.Policy{
 		Default:     "team",
-		PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
+		PrivateTags: export.PrivateTags(),
 		TeamTags:    []string{"codex-memory", "workspace"},
 	}
 }

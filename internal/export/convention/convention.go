@@ -50,7 +50,7 @@ var copilot = &flavor{
 	instance: true, compat: ">=0.1", writePolicy: true,
 	policy: export.Policy{
 		Default:     "team",
-		PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
+		PrivateTags: export.PrivateTags(),
 		TeamTags:    []string{"copilot-memory", "workspace", "copilot"},
 	},
 	capabilities: []string{"inline-completion", "chat", "pr-review", "convention-memory"},

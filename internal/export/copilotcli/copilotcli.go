@@ -64,7 +64,7 @@ var capabilities = []string{
 func policy() *export.Policy {
 	return &export.Policy{
 		Default:     visibility.Team.String(),
-		PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
+		PrivateTags: export.PrivateTags(),
 		TeamTags:    []string{"copilot-cli", "copilot", "terminal", "workspace"},
 	}
 }

@@ -70,7 +70,7 @@ var capabilities = []string{
 func policy() *export.Policy {
 	return &export.Policy{
 		Default:     visibility.Team.String(),
-		PrivateTags: []string{"personal", "financial", "credential", "health", "family", "legal"},
+		PrivateTags: export.PrivateTags(),
 		TeamTags:    []string{"copilot-vscode", "copilot", "vscode", "workspace"},
 	}
 }
