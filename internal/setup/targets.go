@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/claudedesktop"
 )
 
 // Target is one entry setup wires into one client's configuration file.
@@ -126,24 +127,6 @@ func codexHome(env *export.Env) string {
 	return env.HomePath(".codex")
 }
 
-// claudeDesktopDir is the Claude desktop app's directory, as the
-// claude-desktop exporters find it.
-func claudeDesktopDir(env *export.Env) string {
-	if d := env.Var("BOURDON_CLAUDE_DESKTOP_DIR"); d != "" {
-		return env.ExpandHome(d)
-	}
-	switch env.GOOS {
-	case "darwin":
-		return env.HomePath("Library", "Application Support", "Claude")
-	case "windows":
-		if app := env.Var("APPDATA"); app != "" {
-			return filepath.Join(app, "Claude")
-		}
-		return env.HomePath("AppData", "Roaming", "Claude")
-	}
-	return env.HomePath(".config", "Claude")
-}
-
 // Targets lists what setup wires, in the order it shows them.
 func Targets(c Config) []Target {
 	env := c.Env
@@ -162,7 +145,7 @@ func Targets(c Config) []Target {
 			format: 't', examineTOML: mcpTOML(c)},
 		{ID: "cursor.mcp", Client: "Cursor", Item: "MCP server", Path: env.HomePath(".cursor", "mcp.json"), Presence: env.HomePath(".cursor"),
 			format: 'j', examineJSON: mcpJSON(plainEntry)},
-		{ID: "claude-desktop.mcp", Client: "Claude Desktop", Item: "MCP server", Path: filepath.Join(claudeDesktopDir(env), "claude_desktop_config.json"), Presence: claudeDesktopDir(env),
+		{ID: "claude-desktop.mcp", Client: "Claude Desktop", Item: "MCP server", Path: filepath.Join(claudedesktop.Dir(env), "claude_desktop_config.json"), Presence: claudedesktop.Dir(env),
 			format: 'j', examineJSON: mcpJSON(plainEntry)},
 	}
 }

@@ -132,10 +132,10 @@ func (x Exporter) Info() export.Info {
 	return export.Info{ID: x.s.id, Type: "code-assistant", Label: x.s.label}
 }
 
-// desktopDir is the desktop app's directory: $BOURDON_CLAUDE_DESKTOP_DIR;
+// Dir is the desktop app's directory: $BOURDON_CLAUDE_DESKTOP_DIR;
 // else ~/Library/Application Support/Claude on macOS, %APPDATA%\Claude
 // (else ~/AppData/Roaming/Claude) on Windows, ~/.config/Claude elsewhere.
-func desktopDir(env *export.Env) string {
+func Dir(env *export.Env) string {
 	if v := env.Var("BOURDON_CLAUDE_DESKTOP_DIR"); v != "" {
 		return env.ExpandHome(v)
 	}
@@ -152,7 +152,7 @@ func desktopDir(env *export.Env) string {
 }
 
 func (x Exporter) storeDir(env *export.Env) string {
-	return filepath.Join(desktopDir(env), x.s.store)
+	return filepath.Join(Dir(env), x.s.store)
 }
 
 func isDir(p string) bool {

@@ -362,7 +362,7 @@ func TestDesktopDirByPlatform(t *testing.T) {
 		if rest, ok := strings.CutPrefix(want, "~/"); ok {
 			want = filepath.Join(env.Home, rest)
 		}
-		if got := desktopDir(env); got != filepath.FromSlash(want) {
+		if got := Dir(env); got != filepath.FromSlash(want) {
 			t.Errorf("%s %v: %s, want %s", c.goos, c.vars, got, want)
 		}
 		if p := Cowork.Detect(env); p.Path != filepath.Join(filepath.FromSlash(want), "local-agent-mode-sessions") || p.Present {
