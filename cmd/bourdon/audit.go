@@ -2,13 +2,11 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
-	"regexp"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/getbourdon/bourdon-go/internal/export/runner"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
@@ -35,9 +33,9 @@ zone is UTC).`,
 				return fmt.Errorf("--limit %d: use a number of entries, or 0 for all", f.Limit)
 			}
 			if since != "" {
-				t, err := parseInstant(since)
+				t, err := runner.ParseSince(since)
 				if err != nil {
-					return fmt.Errorf("--since: %w", err)
+					return err
 				}
 				f.Since = t
 			}
@@ -86,21 +84,4 @@ zone is UTC).`,
 	_ = cmd.Flags().MarkHidden("denials")
 	_ = cmd.Flags().MarkHidden("export")
 	return cmd
-}
-
-// dateRE is a bare calendar date.
-var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-
-// parseInstant reads a date (midnight UTC) or an RFC 3339 time; a time
-// without a zone is taken as UTC.
-func parseInstant(s string) (time.Time, error) {
-	if dateRE.MatchString(s) {
-		return time.Parse(time.DateOnly, s)
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, errors.New(s + ": use a date (2026-06-29) or a time (2026-06-29T14:00:00Z)")
 }
