@@ -37,6 +37,7 @@
 package redact
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -136,6 +137,21 @@ func Span(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// URI is Span for text that may be percent-encoded, such as a URI or an
+// error message quoting one: when the decoded text holds a credential, the
+// decoded text is returned with each credential replaced (an encoded
+// "Bearer%20abc..." hides the space Span looks for); otherwise Span(s).
+func URI(s string) string {
+	if strings.IndexByte(s, '%') >= 0 {
+		if dec, err := url.PathUnescape(s); err == nil && dec != s {
+			if red := Span(dec); red != dec {
+				return red
+			}
+		}
+	}
+	return Span(s)
 }
 
 // spansOf returns the byte ranges of s that Span replaces, in order,

@@ -173,7 +173,20 @@ func TestProseKeepsKeywordMentions(t *testing.T) {
 	}
 }
 
-// TestKinds: Kind.String is Secret for fields and Span for prose.
+// TestURI: percent-encoding does not hide a credential from URI.
+func TestURI(t *testing.T) {
+	enc := "agent-library://entities/Authorization%3A%20Bearer%20" + "abcDEF1234567890xyz"
+	if got := URI(enc); got != "agent-library://entities/Authorization: Bearer "+S {
+		t.Errorf("URI(%q) = %q", enc, got)
+	}
+	for _, plain := range []string{"agent-library://entities/Payments%20API", "100% done", "cogitave://doc/demo.docs.x"} {
+		if got := URI(plain); got != plain {
+			t.Errorf("URI(%q) = %q, want it unchanged", plain, got)
+		}
+	}
+}
+
+// TestKinds: Kind.Apply is Secret for fields and Span for prose.
 func TestKinds(t *testing.T) {
 	in := "see /etc/passwd and DB_PASSWORD=" + "hunter2"
 	if Field.Apply(in) != S || Prose.Apply(in) != "see /etc/passwd and DB_PASSWORD="+S {
