@@ -452,12 +452,39 @@ func pemBodyAt(s string, from int) match {
 		for j < len(s) && base64Byte[s[j]] {
 			j++
 		}
+		// i starts a run (or is from); in quoted text ("%q", JSON) a line
+		// follows an escaped newline, whose letter the run took.
 		if isPEMLine(s, i, j) {
 			return match{p: pPEMBody, at: i, start: i, end: pemTail(s, j)}
+		}
+		if afterEscape(s, i+1) && isPEMLine(s, i+1, j) {
+			return match{p: pPEMBody, at: i + 1, start: i + 1, end: pemTail(s, j)}
 		}
 		i = j
 	}
 	return noMatch
+}
+
+// afterEscape reports whether s[i-2:i] is an escaped newline, carriage
+// return or tab, as Go's %q and JSON write them.
+func afterEscape(s string, i int) bool {
+	return i >= 2 && s[i-2] == '\\' && (s[i-1] == 'n' || s[i-1] == 'r' || s[i-1] == 't')
+}
+
+// skipSeparators returns the index of the first byte at or after k that
+// is neither whitespace nor an escaped newline, carriage return or tab.
+func skipSeparators(s string, k int) int {
+	for k < len(s) {
+		switch {
+		case isSpaceByte(s[k]):
+			k++
+		case k+2 <= len(s) && afterEscape(s, k+2):
+			k += 2
+		default:
+			return k
+		}
+	}
+	return k
 }
 
 // base64Byte[c] reports whether c is in the standard base64 alphabet
@@ -475,7 +502,7 @@ func isPEMLine(s string, i, j int) bool {
 	if n := j - i; n < pemMinLine || n > pemMaxLine {
 		return false
 	}
-	if i > 0 && !pemBoundary(s[i-1]) || j < len(s) && !pemBoundary(s[j]) {
+	if i > 0 && !pemBoundary(s[i-1]) && !afterEscape(s, i) || j < len(s) && !pemBoundary(s[j]) && s[j] != '\\' {
 		return false
 	}
 	upper, lower, digit := false, false, false
@@ -506,10 +533,7 @@ func isSpaceByte(c byte) bool {
 // digit, a '+', a '/' or padding), and an END line.
 func pemTail(s string, j int) int {
 	for {
-		k := j
-		for k < len(s) && isSpaceByte(s[k]) {
-			k++
-		}
+		k := skipSeparators(s, j)
 		if strings.HasPrefix(s[k:], "-----END ") {
 			if e := strings.Index(s[k+9:], "-----"); e >= 0 {
 				return k + 9 + e + 5
@@ -536,15 +560,12 @@ func pemTail(s string, j int) int {
 			last = true
 			e++
 		}
-		if !last || e-k > pemMaxLine || e < len(s) && !pemBoundary(s[e]) {
+		if !last || e-k > pemMaxLine || e < len(s) && !pemBoundary(s[e]) && s[e] != '\\' {
 			return j
 		}
 		j = e
 		// After the last line only an END line may follow.
-		k = j
-		for k < len(s) && isSpaceByte(s[k]) {
-			k++
-		}
+		k = skipSeparators(s, j)
 		if strings.HasPrefix(s[k:], "-----END ") {
 			if e := strings.Index(s[k+9:], "-----"); e >= 0 {
 				return k + 9 + e + 5
@@ -567,10 +588,7 @@ func pemHeaderEnd(s string, j int) int {
 			return j + e + 9 + f + 5
 		}
 	}
-	k := j
-	for k < len(s) && isSpaceByte(s[k]) {
-		k++
-	}
+	k := skipSeparators(s, j)
 	e := k
 	for e < len(s) && isBase64Byte(s[e]) {
 		e++

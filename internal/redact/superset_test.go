@@ -73,6 +73,8 @@ func TestSupersetCatches(t *testing.T) {
 		// and the END line.
 		{"key:\n" + pemLine + "\n" + pemLine + "\nAbCd12==\n-----END RSA PRIVATE KEY-----\nthen prose", "key:\n" + S + "\nthen prose"},
 		{"pasted " + pemLine + " by mistake", "pasted " + S + " by mistake"},
+		// Quoted by %q or JSON, the lines are joined by escaped newlines.
+		{`unknown uid "` + pemLine + `\n` + pemLine + `\nQk3=". Closest: x`, `unknown uid "` + S + `". Closest: x`},
 		// A whole PEM block with its BEGIN line goes as one.
 		{"-----BEGIN " + "OPENSSH PRIVATE KEY-----\n" + pemLine + "\nAAAA1+\n-----END OPENSSH PRIVATE KEY-----\nok", S + "\nok"},
 	}
