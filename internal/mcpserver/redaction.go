@@ -28,6 +28,8 @@ import (
 //     resources Prose (jsonResource); resources/list entries likewise, and
 //     an entry whose URI would show a credential is not listed
 //     (redactProtocol).
+//   - Completions: a name that is a credential as a field is left out, not
+//     shown as the sentinel (complete).
 //   - Notifications: Prose (redactNotifications).
 //
 // The graph's memory nodes carry their agent's rows already redacted as
@@ -89,6 +91,10 @@ func resourceKind(uri string) redact.Kind {
 	}
 	return redact.Prose
 }
+
+// completable reports whether a value may be offered as a completion: not
+// when the battery flags it as a field.
+func completable(v string) bool { return !redact.Flagged(v) }
 
 // redactProtocol is the receiving middleware that redacts what the other
 // surfaces do not shape themselves: the text of every JSON-RPC error, as

@@ -247,6 +247,41 @@ func TestProseIsRedactedMatchByMatch(t *testing.T) {
 	}
 }
 
+// TestCompletionsLeaveOutSecretNames: completion offered entity names
+// verbatim; a name that is a credential is now left out (and not
+// counted), not shown as the sentinel.
+func TestCompletionsLeaveOutSecretNames(t *testing.T) {
+	ps := plants()
+	srv, _ := leakyServer(t, ps)
+	cs := mcptest.Connect(t, srv.Server, "in-memory")
+	seen := map[string]bool{}
+	for _, prefix := range []string{"", "a", "A", "b", "d", "e", "g", "p", "s", "x", "M", "-"} {
+		res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
+			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "agent-library://entities/{name}"},
+			Argument: mcp.CompleteParamsArgument{Name: "name", Value: prefix},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range res.Completion.Values {
+			seen[v] = true
+		}
+		b, _ := json.Marshal(res)
+		if bad := leaked(string(b), ps); len(bad) > 0 {
+			t.Errorf("completing %q leaked %v", prefix, bad)
+		}
+		if strings.Contains(string(b), sentinel) {
+			t.Errorf("completing %q offers the sentinel: %s", prefix, b)
+		}
+		if res.Completion.Total != len(res.Completion.Values) && !res.Completion.HasMore {
+			t.Errorf("completing %q: total %d counts names left out (%d values)", prefix, res.Completion.Total, len(res.Completion.Values))
+		}
+	}
+	if !seen["Payments API"] {
+		t.Errorf("benign names are still completed: %v", seen)
+	}
+}
+
 // TestGraphUIDsNeverSpellASecret: an entity uid was its name's slug, so a
 // credential in a name came out lower-cased in query_graph, get_related,
 // docs_fetch and the closest-uid suggestion; and a query could probe the
