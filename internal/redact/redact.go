@@ -139,6 +139,24 @@ func Span(s string) string {
 	return b.String()
 }
 
+// Blank returns s with each credential Span would replace overwritten by
+// spaces, byte for byte (offsets are kept): what a search index may take
+// words from without ever holding, matching or reporting a piece of a
+// credential. s comes back unchanged when it holds none.
+func Blank(s string) string {
+	spans := spansOf(s)
+	if spans == nil {
+		return s
+	}
+	b := []byte(s)
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
 // URI is Span for text that may be percent-encoded, such as a URI or an
 // error message quoting one: when the decoded text holds a credential, the
 // decoded text is returned with each credential replaced (an encoded

@@ -113,7 +113,7 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			}
 		case bOp:
 			prevWord = false
-			if s[i] == ':' && enabled&(1<<pURLPassword) != 0 && strings.HasPrefix(s[i:], "://") {
+			if s[i] == ':' && enabled&(1<<pURLPassword) != 0 && (strings.HasPrefix(s[i:], "://") || strings.HasPrefix(s[i:], ":~1~1")) {
 				if m := urlPasswordAt(s, i); m.p >= 0 {
 					return m, maybeFold
 				}

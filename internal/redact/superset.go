@@ -149,6 +149,12 @@ func assignmentAt(s string, i int) match {
 			end++
 		}
 	}
+	if !quoted {
+		// Sentence punctuation, or the colon after a quoted name.
+		for end > start && (s[end-1] == '.' || s[end-1] == ':') {
+			end--
+		}
+	}
 	if !plausibleValue(s[start:end], p, op, quoted, spaced) {
 		return noMatch
 	}
@@ -214,9 +220,6 @@ func plausibleValue(v string, p int, op byte, quoted, spaced bool) bool {
 	if len(v) < minLen || isPlaceholder(v) {
 		return false
 	}
-	if strings.HasSuffix(v, ":") {
-		return false // the next key of a mapping
-	}
 	for _, w := range placeholderWords {
 		if strings.EqualFold(v, w) {
 			return false
@@ -273,12 +276,17 @@ func onlyLetters(v string) bool {
 }
 
 // urlPasswordAt matches scheme://user:password@ at s[i:], which starts with
-// "://" after a scheme character; the span is the password.
+// "://" after a scheme character; the span is the password. The slashes
+// may also be written as a JSON Pointer escapes them (":~1~1"), which is how
+// schema errors name a field.
 func urlPasswordAt(s string, i int) match {
 	if i == 0 || !isSchemeByte(s[i-1]) {
 		return noMatch
 	}
 	j := i + 3
+	if strings.HasPrefix(s[i:], ":~1~1") {
+		j = i + 5
+	}
 	for j < len(s) && isUserinfoByte(s[j]) && s[j] != ':' {
 		j++
 	}
@@ -460,6 +468,12 @@ func pemBodyAt(s string, from int) match {
 		if afterEscape(s, i+1) && isPEMLine(s, i+1, j) {
 			return match{p: pPEMBody, at: i + 1, start: i + 1, end: pemTail(s, j)}
 		}
+		// A line at the end of a path (a URI names a resource by it).
+		for k := j - pemMinLine; k >= max(i+1, j-pemMaxLine); k-- {
+			if s[k-1] == '/' && isPEMLine(s, k, j) {
+				return match{p: pPEMBody, at: k, start: k, end: pemTail(s, j)}
+			}
+		}
 		i = j
 	}
 	return noMatch
@@ -502,7 +516,7 @@ func isPEMLine(s string, i, j int) bool {
 	if n := j - i; n < pemMinLine || n > pemMaxLine {
 		return false
 	}
-	if i > 0 && !pemBoundary(s[i-1]) && !afterEscape(s, i) || j < len(s) && !pemBoundary(s[j]) && s[j] != '\\' {
+	if i > 0 && !pemBoundary(s[i-1]) && !afterEscape(s, i) && s[i-1] != '/' || j < len(s) && !pemBoundary(s[j]) && s[j] != '\\' {
 		return false
 	}
 	upper, lower, digit := false, false, false

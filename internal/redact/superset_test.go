@@ -75,6 +75,11 @@ func TestSupersetCatches(t *testing.T) {
 		{"pasted " + pemLine + " by mistake", "pasted " + S + " by mistake"},
 		// Quoted by %q or JSON, the lines are joined by escaped newlines.
 		{`unknown uid "` + pemLine + `\n` + pemLine + `\nQk3=". Closest: x`, `unknown uid "` + S + `". Closest: x`},
+		// At the end of a URI's path.
+		{"agent-library://entities/" + pemLine + "\n" + pemLine, "agent-library://entities/" + S},
+		// A schema error names a field by a JSON Pointer.
+		{"- /postgres:~1~1app:" + "pw4Leak@db~1app: not a field", "- /postgres:~1~1app:" + S + "@db~1app: not a field"},
+		{"- /DB_PASSWORD=" + "Qx8Leak: not a field", "- /DB_PASSWORD=" + S + ": not a field"},
 		// A whole PEM block with its BEGIN line goes as one.
 		{"-----BEGIN " + "OPENSSH PRIVATE KEY-----\n" + pemLine + "\nAAAA1+\n-----END OPENSSH PRIVATE KEY-----\nok", S + "\nok"},
 	}
@@ -185,6 +190,17 @@ func TestURI(t *testing.T) {
 		if got := URI(plain); got != plain {
 			t.Errorf("URI(%q) = %q, want it unchanged", plain, got)
 		}
+	}
+}
+
+// TestBlank: Blank keeps offsets and blanks exactly what Span replaces.
+func TestBlank(t *testing.T) {
+	in := "use DB_PASSWORD=" + "hunter2x now, not /etc/passwd"
+	if got := Blank(in); got != "use DB_PASSWORD=         now, not /etc/passwd" {
+		t.Errorf("Blank(%q) = %q", in, got)
+	}
+	if plain := "nothing here"; Blank(plain) != plain {
+		t.Error("Blank changed plain text")
 	}
 }
 
