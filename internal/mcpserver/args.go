@@ -121,7 +121,7 @@ func addToolAs[In, Out any](srv *mcp.Server, t *mcp.Tool, kind redact.Kind, defa
 		b = redactResult(kind, req.Params.Arguments, b) // every result, so no read surface can forget it
 		var meta mcp.Meta
 		if m, ok := payload.(interface{ resultMeta() mcp.Meta }); ok {
-			meta = m.resultMeta()
+			meta = redactResultMeta(kind, m.resultMeta())
 		}
 		return &mcp.CallToolResult{
 			Meta:              meta,

@@ -17,7 +17,8 @@ import (
 // text, in one place. The rules themselves are package redact's; this file
 // says which applies where (docs/security.md, "Redaction").
 //
-//   - Tool results: every string of the payload, by the tool's kind. The
+//   - Tool results: every string of the payload and of its _meta, by the
+//     tool's kind. The
 //     agent-memory tools are Field surfaces (the reference's contract: a
 //     value that holds anything the battery flags is replaced whole); the
 //     documentation and request tools are Prose surfaces (only the
@@ -40,6 +41,27 @@ import (
 // are the call's raw arguments, whose top-level strings are the echoes.
 func redactResult(kind redact.Kind, args json.RawMessage, b []byte) []byte {
 	return redact.JSONAs(b, kind, echoes(args))
+}
+
+// redactResultMeta redacts the _meta of a tool result of the given kind
+// (prepare_recognition_context names entities there).
+func redactResultMeta(kind redact.Kind, meta mcp.Meta) mcp.Meta {
+	if meta == nil {
+		return nil
+	}
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return nil
+	}
+	red := redact.JSONAs(b, kind, nil)
+	if &red[0] == &b[0] {
+		return meta
+	}
+	var out mcp.Meta
+	if json.Unmarshal(red, &out) != nil {
+		return nil
+	}
+	return out
 }
 
 // echoes returns the top-level string arguments of a call.
