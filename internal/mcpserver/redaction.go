@@ -18,12 +18,12 @@ import (
 // says which applies where (docs/security.md, "Redaction").
 //
 //   - Tool results: every string of the payload and of its _meta, by the
-//     tool's kind. The
-//     agent-memory tools are Field surfaces (the reference's contract: a
-//     value that holds anything the battery flags is replaced whole); the
-//     documentation and request tools are Prose surfaces (only the
-//     credential is replaced). Top-level values that echo the caller's own
-//     arguments are Prose on every tool (redactResult).
+//     tool's kind. The agent-memory tools are Field surfaces (the
+//     reference's contract: a value that holds anything the battery flags
+//     is replaced whole); the documentation and request tools are Prose
+//     surfaces (only the credential is replaced). Top-level values that
+//     echo the caller's own arguments are Prose on every tool
+//     (redactResult).
 //   - Tool errors and JSON-RPC errors: Prose (errorResult, redactProtocol).
 //   - Resources: the memory resources are Field, the graph's node
 //     resources Prose (jsonResource); resources/list entries likewise, and
@@ -94,14 +94,14 @@ func errorResult(err error) *mcp.CallToolResult {
 }
 
 // jsonResource answers a resource read with the JSON of v, redacted as a
-// surface of the given kind; echo names the parts of the URI the caller
-// wrote, as the payload echoes them.
-func jsonResource(uri string, kind redact.Kind, echo map[string]string, v any) (*mcp.ReadResourceResult, error) {
+// surface of the given kind, and the URI it was read by as an error text
+// (it is the caller's, and may be percent-encoded).
+func jsonResource(uri string, kind redact.Kind, v any) (*mcp.ReadResourceResult, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	b = redact.JSONAs(b, kind, echo)
+	b = redact.JSONAs(b, kind, nil)
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: errorText(uri), MIMEType: "application/json", Text: string(b)}}}, nil
 }
 
@@ -279,9 +279,12 @@ func (s *Server) redactNotifications(next mcp.MethodHandler) mcp.MethodHandler {
 		case *mcp.ServerRequest[*mcp.ResourceUpdatedNotificationParams]:
 			if p := r.Params; p != nil {
 				red := *p
+				var changed bool
 				red.URI = errorText(p.URI)
-				red.Meta, _ = redactMeta(redact.Prose, p.Meta)
-				req = &mcp.ServerRequest[*mcp.ResourceUpdatedNotificationParams]{Session: r.Session, Params: &red, Extra: r.Extra}
+				red.Meta, changed = redactMeta(redact.Prose, p.Meta)
+				if changed || red.URI != p.URI {
+					req = &mcp.ServerRequest[*mcp.ResourceUpdatedNotificationParams]{Session: r.Session, Params: &red, Extra: r.Extra}
+				}
 			}
 		case *mcp.ServerRequest[*mcp.ProgressNotificationParams]:
 			if p := r.Params; p != nil && redact.Span(p.Message) != p.Message {

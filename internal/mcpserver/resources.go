@@ -46,7 +46,7 @@ func (s *Server) registerResources(srv *mcp.Server) {
 		MIMEType:    "application/json",
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		d := s.authorize(req.Extra, "resource:agents", "")
-		return jsonResource(req.Params.URI, redact.Field, nil, s.store.ListAgents(reader(d)))
+		return jsonResource(req.Params.URI, redact.Field, s.store.ListAgents(reader(d)))
 	})
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: agentMemoryPrefix + "{agent_id}" + agentMemorySuffix,
@@ -67,7 +67,7 @@ func (s *Server) registerResources(srv *mcp.Server) {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}
 		d := s.authorize(req.Extra, "resource:entity", "")
-		return jsonResource(req.Params.URI, redact.Field, nil, s.store.FindEntity(name, visibility.Public, reader(d)))
+		return jsonResource(req.Params.URI, redact.Field, s.store.FindEntity(name, visibility.Public, reader(d)))
 	})
 }
 
@@ -78,13 +78,13 @@ func (s *Server) readMemory(ctx context.Context, req *mcp.ReadResourceRequest) (
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
 	if d := s.authorize(req.Extra, "resource:agent-memory", id); !d.Allowed {
-		return jsonResource(req.Params.URI, redact.Field, nil, d.Denial())
+		return jsonResource(req.Params.URI, redact.Field, d.Denial())
 	}
 	m, found := s.store.AgentManifest(id, s.defaultAccess(visibility.Public))
 	if !found {
-		return jsonResource(req.Params.URI, redact.Prose, nil, map[string]string{"error": "agent not found: " + id})
+		return jsonResource(req.Params.URI, redact.Prose, map[string]string{"error": "agent not found: " + id})
 	}
-	return jsonResource(req.Params.URI, redact.Field, nil, m)
+	return jsonResource(req.Params.URI, redact.Field, m)
 }
 
 // segment extracts the single path segment between prefix and suffix of

@@ -58,7 +58,7 @@ func (s *Server) readNode(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 	if !ok || n.Label != spec.Label {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	return jsonResource(req.Params.URI, redact.Prose, nil, contentOf(n))
+	return jsonResource(req.Params.URI, redact.Prose, contentOf(n))
 }
 
 // listed reports whether a node belongs in resources/list: documentation

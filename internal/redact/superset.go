@@ -14,8 +14,8 @@ import (
 // reports the span to redact: the credential itself, not the words around
 // it, which is what Span replaces; Secret only asks whether there is one.
 //
-// They are written to stay quiet on documentation: measured on the docs
-// corpus in testdata/learn and the demo library, none of them fires (see
+// They are written to stay quiet on documentation: on the docs corpora in
+// testdata and the demo corpus and library, none of them fires (see
 // TestSupersetIsQuietOnTheCorpora).
 
 // Pattern indexes of the superset, after the reference's.
@@ -42,7 +42,7 @@ type supersetPattern struct {
 
 var superset = [numPatterns - numReference]supersetPattern{
 	pURLPassword - numReference: {"url_password", false,
-		"scheme://user:password@ (any scheme): the password"},
+		"scheme://user:password@ (any scheme; the slashes may be JSON Pointer escapes, ~1~1): the password"},
 	pBearerValue - numReference: {"bearer_value", true,
 		"Bearer <token>, the token at least 16 token68 characters with a digit or both cases: the token"},
 	pBasicValue - numReference: {"basic_value", true,
@@ -58,7 +58,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAzureSig - numReference: {"azure_sas_sig", false,
 		"sig= of an Azure SAS query string (after ?, & or a space, 16 characters or more): the value"},
 	pPEMBody - numReference: {"pem_body", false,
-		"a PEM body line without its BEGIN line: a whitespace-delimited run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), and the body lines after it: the lines"},
+		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path: the lines, the shorter last one and an END line"},
 }
 
 // match is a match of the battery: the pattern, the position the scanner
