@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -54,14 +55,16 @@ func (f *twinFlags) level(cmd *cobra.Command) (string, visibility.Level, error) 
 }
 
 // printPayload writes a tool payload the way the twin prints it: the
-// bytes of the tool's result (redact.Marshal), as they are with --json,
-// else as YAML in the payload's key order. --report-out gets the same
-// bytes.
-func printPayload(out io.Writer, f twinFlags, payload any) error {
-	b, err := redact.Marshal(payload)
+// bytes of the tool's result, redacted as the tool redacts them (a memory
+// surface, the caller's own prompt and access level echoed back), as they
+// are with --json, else as YAML in the payload's key order. --report-out
+// gets the same bytes.
+func printPayload(out io.Writer, f twinFlags, args map[string]string, payload any) error {
+	b, err := json.Marshal(payload)
 	if err != nil {
 		return err
 	}
+	b = redact.JSONAs(b, redact.Field, args)
 	if f.json {
 		b = append(b, '\n')
 	} else {
@@ -106,7 +109,7 @@ manifest. --json prints the tool's JSON instead.`,
 			if err != nil {
 				return err
 			}
-			return printPayload(cmd.OutOrStdout(), f, r.RecognitionContext(federation.RecognitionRequest{
+			return printPayload(cmd.OutOrStdout(), f, map[string]string{"prompt": args[0], "access_level": text}, r.RecognitionContext(federation.RecognitionRequest{
 				Prompt: args[0], AccessLevel: text, Level: level,
 			}))
 		},
@@ -157,7 +160,7 @@ read directly: no server runs. --json prints the tool's JSON instead.`,
 			}
 			defer lib.Close()
 			svc := deeper.New(federation.New(lib), deeper.Options{L2: backend, L2TopK: topK, L2Timeout: timeout, Logger: log})
-			return printPayload(cmd.OutOrStdout(), f, svc.DeeperContext(cmd.Context(), deeper.Request{
+			return printPayload(cmd.OutOrStdout(), f, map[string]string{"prompt": args[0], "access_level": text}, svc.DeeperContext(cmd.Context(), deeper.Request{
 				Prompt: args[0], AccessLevel: text, Level: level,
 			}))
 		},

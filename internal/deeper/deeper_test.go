@@ -192,6 +192,33 @@ func TestRedaction(t *testing.T) {
 	}
 }
 
+// TestCredentialsHaveNoTerms: an item's terms are prompt words, and a
+// fuzzy match shows the library word it matched; a credential's pieces
+// came out that way, lower-cased, whether the prompt or a row held it.
+func TestCredentialsHaveNoTerms(t *testing.T) {
+	dir := t.TempDir()
+	tok := "ghp_" + strings.Repeat("Kq7", 12)
+	writeAgent(t, dir, "a", map[string]any{
+		"known_entities": []any{map[string]any{"name": "Mirror", "type": "project", "summary": "the mirror pushes with " + tok, "visibility": "public"}},
+		"notes":          []any{map[string]any{"date": "2026-06-01", "text": "mirror deploy uses DB_PASSWORD=Zz9mirrorpw", "visibility": "public"}},
+	})
+	s := New(openStore(t, dir), Options{})
+	for _, prompt := range []string{"mirror " + tok, "mirror " + strings.Repeat("kq7", 12), "mirror zz9mirrorpx"} {
+		p := ask(t, s, prompt, visibility.Team)
+		p.Prompt = "" // the caller's own text, echoed (the MCP layer redacts echoes)
+		raw, _ := json.Marshal(p)
+		low := strings.ToLower(string(raw))
+		for _, leak := range []string{strings.ToLower(tok[4:]), "zz9mirrorpw"} {
+			if strings.Contains(low, leak) {
+				t.Errorf("asked %q, a credential's piece %q came back:\n%s", prompt, leak, raw)
+			}
+		}
+		if !strings.Contains(low, `"mirror"`) {
+			t.Errorf("asked %q, the benign term is not reported:\n%s", prompt, raw)
+		}
+	}
+}
+
 // bigLibrary writes n entities sharing the word "ledger".
 func bigLibrary(t testing.TB, n int) *federation.Store {
 	dir := t.TempDir()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -247,8 +248,11 @@ func (b *docBuilder) reset() {
 
 // eachTerm calls fn with every term of text: runs of letters and digits
 // (any script), lower-cased, without stopwords, at least two characters
-// long unless all digits.
+// long unless all digits. Credentials (what redact.Span replaces) have no
+// terms: no piece of one is indexed, matched, or reported in an item's
+// terms, whether it is in a row or in the prompt.
 func eachTerm(text string, fn func(string)) {
+	text = redact.Blank(text)
 	start := -1
 	ascii := true
 	flush := func(end int) {

@@ -116,8 +116,9 @@ func (v *view) sortedKeys() []string {
 // or alias starts with prefix (case and surrounding space ignored), among
 // the agents reader may read, in
 // order, and how many there are in all. Each name is given as its first
-// visible entity writes it.
-func (s *Store) EntityNames(prefix string, level visibility.Level, max int, reader Reader) ([]string, int) {
+// visible entity writes it; a name keep rejects is left out (and not
+// counted). A nil keep keeps every name.
+func (s *Store) EntityNames(prefix string, level visibility.Level, max int, reader Reader, keep func(name string) bool) ([]string, int) {
 	v := s.current()
 	keys := v.sortedKeys()
 	p := Key(prefix)
@@ -127,6 +128,9 @@ func (s *Store) EntityNames(prefix string, level visibility.Level, max int, read
 	for ; i < len(keys) && strings.HasPrefix(keys[i], p); i++ {
 		for _, h := range v.names[keys[i]] {
 			if visibility.Visible(h.ai.m.Entities[h.pos].Visibility, level) && reader.may(h.ai.id) {
+				if keep != nil && !keep(h.ai.display[h.pos]) {
+					break
+				}
 				total++
 				if len(out) < max {
 					out = append(out, h.ai.display[h.pos])

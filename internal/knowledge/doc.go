@@ -41,6 +41,14 @@
 // its LastModified is the manifest's last_updated, or for an entity its
 // last_touched when set.
 //
+// Memory nodes show agent memory as the memory tools do: every text
+// property (title, agent, agents, agentType, roleNarrative, type, summary,
+// aliases, tags), the content and the Source are redacted as fields
+// (redact.Secret: a value the battery flags is replaced whole), and an
+// agent id or entity name that the battery flags, or whose slug it flags,
+// stands in its uid as "x" and the first eight hex digits of its SHA-256.
+// So no query can match, and no uid can spell, a credential of a manifest.
+//
 // Edges: every entity is derivedFrom its agent, and has an xref to every
 // documentation node whose uid or title equals the entity's name or one of
 // its aliases, surrounding space and case ignored. An entity never has an

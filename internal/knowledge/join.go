@@ -61,7 +61,7 @@ func join(docs *graph.Graph, byKey map[string][]graph.NodeID, agents []*agentMem
 	}
 	for _, am := range agents {
 		ai := int32(len(acc.agents))
-		acc.agents = append(acc.agents, am.agent.Str("agent"))
+		acc.agents = append(acc.agents, am.id)
 		if !add(&am.agent, ai) {
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/graph"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/library"
+	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -26,6 +27,9 @@ const (
 // agentMemory is one manifest as graph nodes, with their content hashes
 // computed, made once per manifest.
 type agentMemory struct {
+	// id is the agent's id, as the library has it (its node shows it
+	// redacted).
+	id       string
 	agent    graph.Node
 	entities []graph.Node
 	// keys are, by entity, the federation.Key of its name and of each of
@@ -33,29 +37,36 @@ type agentMemory struct {
 	keys [][]string
 }
 
-// newAgentMemory makes the nodes of one agent's manifest.
+// newAgentMemory makes the nodes of one agent's manifest. Their text is
+// redacted as the memory tools redact it (redact.Secret: a value the
+// battery flags is replaced whole), and their uids never spell a flagged
+// name or agent id (uidPart), so neither a query nor a uid in a result
+// shows what find_entity would not.
 func newAgentMemory(a *library.Agent) *agentMemory {
 	m := a.Manifest
 	updated := parseTime(m.LastUpdated)
+	id := redact.Secret(a.ID)
 	props := map[string]any{
-		"title":      a.ID,
-		"agent":      a.ID,
-		"agentType":  m.Agent.Type,
+		"title":      id,
+		"agent":      id,
+		"agentType":  redact.Secret(m.Agent.Type),
 		"visibility": visibility.Public.String(),
 	}
 	if m.Agent.RoleNarrative != "" {
-		props["roleNarrative"] = m.Agent.RoleNarrative
+		props["roleNarrative"] = redact.Secret(m.Agent.RoleNarrative)
 	}
+	agentUID := uidPart(a.ID, a.ID)
 	am := &agentMemory{
+		id: a.ID,
 		agent: hashed(graph.Node{
-			UID: agentPrefix + a.ID, Label: graph.Agent, Props: props, LastModified: updated, Source: a.ID,
+			UID: agentPrefix + agentUID, Label: graph.Agent, Props: props, LastModified: updated, Source: id,
 		}),
 		entities: make([]graph.Node, 0, len(m.Entities)),
 		keys:     make([][]string, 0, len(m.Entities)),
 	}
 	// Values every entity of the agent shares (property values are never
 	// modified), boxed once.
-	agentID, agents := any(a.ID), []any{a.ID}
+	agentID, agents := any(id), []any{id}
 	used := map[string]bool{}
 	for i := range m.Entities {
 		e := &m.Entities[i]
@@ -67,22 +78,23 @@ func newAgentMemory(a *library.Agent) *agentMemory {
 		if modified.IsZero() {
 			modified = updated
 		}
+		summary := redact.Secret(e.Summary)
 		am.entities = append(am.entities, hashed(graph.Node{
-			UID:   entityPrefix + a.ID + "." + uniqueSlug(name, used),
+			UID:   entityPrefix + agentUID + "." + uniqueSlug(name, used),
 			Label: graph.Entity,
 			Props: map[string]any{
-				"title":      name,
+				"title":      redact.Secret(name),
 				"agents":     agents,
 				"agent":      agentID,
-				"type":       e.Type,
-				"summary":    e.Summary,
+				"type":       redact.Secret(e.Type),
+				"summary":    summary,
 				"aliases":    list(e.Aliases),
 				"tags":       list(e.Tags),
 				"visibility": e.Visibility.String(),
 			},
-			Content:      e.Summary,
+			Content:      summary,
 			LastModified: modified,
-			Source:       a.ID,
+			Source:       id,
 		}))
 		am.keys = append(am.keys, entityKeys(name, e))
 	}
@@ -107,10 +119,10 @@ func entityKeys(name string, e *l5.Entity) []string {
 	return keys
 }
 
-// uniqueSlug returns the slug of name, with "-2", "-3"… appended when
-// used already holds it, and records it in used.
+// uniqueSlug returns the slug of name (uidPart), with "-2", "-3"…
+// appended when used already holds it, and records it in used.
 func uniqueSlug(name string, used map[string]bool) string {
-	base := slug(name)
+	base := uidPart(name, slug(name))
 	s := base
 	for n := 2; used[s]; n++ {
 		s = base + "-" + strconv.Itoa(n)
@@ -143,11 +155,25 @@ func slug(name string) string {
 	return b.String()
 }
 
-// list returns a list property: the strings as []any, never nil.
+// uidPart returns part, the uid segment made from name, unless the
+// redaction battery flags name or part as a field: then "x" and the first
+// eight hex digits of the name's SHA-256, so that no uid spells a
+// credential (a slug lower-cases and drops the underscores that let a
+// token be recognised).
+func uidPart(name, part string) string {
+	if !redact.Flagged(name) && !redact.Flagged(part) {
+		return part
+	}
+	sum := sha256.Sum256([]byte(name))
+	return "x" + hex.EncodeToString(sum[:4])
+}
+
+// list returns a list property: the strings, redacted as fields
+// (redact.Secret), as []any, never nil.
 func list(ss []string) []any {
 	out := make([]any, len(ss))
 	for i, s := range ss {
-		out[i] = s
+		out[i] = redact.Secret(s)
 	}
 	return out
 }

@@ -56,7 +56,15 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Op
 // A handler may answer with another payload by returning inBand (a denial,
 // an in-band error); alts are the schemas of such payloads besides the
 // denial.
+//
+// The result is redacted as a Field surface (see redaction.go); addToolAs
+// names another kind.
 func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any, h func(context.Context, *mcp.CallToolRequest, In) (Out, error), alts ...*jsonschema.Schema) {
+	addToolAs(srv, t, redact.Field, defaults, h, alts...)
+}
+
+// addToolAs is addTool for a tool whose results are redacted as kind.
+func addToolAs[In, Out any](srv *mcp.Server, t *mcp.Tool, kind redact.Kind, defaults map[string]any, h func(context.Context, *mcp.CallToolRequest, In) (Out, error), alts ...*jsonschema.Schema) {
 	// A tool may come with its input schema (one served elsewhere too);
 	// otherwise it is inferred from In.
 	in, _ := t.InputSchema.(*jsonschema.Schema)
@@ -107,13 +115,14 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, defaults map[string]any,
 		default:
 			payload = out
 		}
-		b, err := redact.Marshal(payload) // every result, so no read surface can forget it
+		b, err := json.Marshal(payload)
 		if err != nil {
 			return nil, fmt.Errorf("encoding the %s result: %w", t.Name, err)
 		}
+		b = redactResult(kind, req.Params.Arguments, b) // every result, so no read surface can forget it
 		var meta mcp.Meta
 		if m, ok := payload.(interface{ resultMeta() mcp.Meta }); ok {
-			meta = m.resultMeta()
+			meta = redactResultMeta(kind, m.resultMeta())
 		}
 		return &mcp.CallToolResult{
 			Meta:              meta,
@@ -205,11 +214,6 @@ func capAccess(args map[string]any, ceiling visibility.Level) {
 			args["include_private"] = false
 		}
 	}
-}
-
-// errorResult is a tool error whose text says what went wrong.
-func errorResult(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 }
 
 // accessDefaults returns the schema defaults of accessArgs for a tool whose

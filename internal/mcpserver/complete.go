@@ -15,7 +15,9 @@ const maxCompletions = 100
 
 // complete offers values for the arguments of the resource templates:
 // agent ids for {agent_id}, entity names (public ones) for {name}. The
-// typed prefix matches case-insensitively.
+// typed prefix matches case-insensitively. A value that is a credential as
+// a field (redaction.go) is not offered: completing it would show it, and
+// the sentinel is no value to complete to.
 func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	r := federation.Reader(callerOf(req.Extra).MayRead)
 	var values []string
@@ -25,7 +27,7 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		switch {
 		case strings.HasPrefix(ref.URI, agentMemoryPrefix) && req.Params.Argument.Name == "agent_id":
 			for _, id := range s.store.ListAgents(r) {
-				if hasPrefixFold(id, prefix) {
+				if hasPrefixFold(id, prefix) && completable(id) {
 					total++
 					if len(values) < maxCompletions {
 						values = append(values, id)
@@ -33,7 +35,7 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 				}
 			}
 		case strings.HasPrefix(ref.URI, entityPrefix) && req.Params.Argument.Name == "name":
-			values, total = s.store.EntityNames(prefix, visibility.Public, maxCompletions, r)
+			values, total = s.store.EntityNames(prefix, visibility.Public, maxCompletions, r, completable)
 		}
 	}
 	if values == nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/graph"
 	"github.com/getbourdon/bourdon-go/internal/knowledge"
+	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
@@ -202,12 +203,13 @@ func (a docsAccess) level() (visibility.Level, error) {
 }
 
 // docsTool registers a docs tool: every call is authorized and audited,
-// and resolves the caller's view at its access level.
+// and resolves the caller's view at its access level. Its results are
+// redacted as prose (redaction.go).
 func docsTool[In interface {
 	level() (visibility.Level, error)
 }, Out any](s *Server, t *mcp.Tool, defaults map[string]any, h func(ctx context.Context, in In, v view) (Out, error)) {
 	defaults = merge(map[string]any{"access_level": s.defaultAccess(visibility.Public).String()}, defaults)
-	addTool(s.Server, t, defaults, func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error) {
+	addToolAs(s.Server, t, redact.Prose, defaults, func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error) {
 		var zero Out
 		level, err := in.level()
 		if err != nil {

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"strings"
 
@@ -47,7 +46,7 @@ func (s *Server) registerResources(srv *mcp.Server) {
 		MIMEType:    "application/json",
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		d := s.authorize(req.Extra, "resource:agents", "")
-		return jsonResource(req.Params.URI, s.store.ListAgents(reader(d)))
+		return jsonResource(req.Params.URI, redact.Field, s.store.ListAgents(reader(d)))
 	})
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: agentMemoryPrefix + "{agent_id}" + agentMemorySuffix,
@@ -68,7 +67,7 @@ func (s *Server) registerResources(srv *mcp.Server) {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}
 		d := s.authorize(req.Extra, "resource:entity", "")
-		return jsonResource(req.Params.URI, s.store.FindEntity(name, visibility.Public, reader(d)))
+		return jsonResource(req.Params.URI, redact.Field, s.store.FindEntity(name, visibility.Public, reader(d)))
 	})
 }
 
@@ -80,13 +79,13 @@ func (s *Server) readMemory(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	d := s.authorize(req.Extra, "resource:agent-memory", id)
 	if !d.Allowed {
-		return jsonResource(req.Params.URI, d.Denial())
+		return jsonResource(req.Params.URI, redact.Field, d.Denial())
 	}
 	m, found := s.store.AgentManifest(id, s.resourceAccess(d, visibility.Public))
 	if !found {
-		return jsonResource(req.Params.URI, map[string]string{"error": "agent not found: " + id})
+		return jsonResource(req.Params.URI, redact.Prose, map[string]string{"error": "agent not found: " + id})
 	}
-	return jsonResource(req.Params.URI, m)
+	return jsonResource(req.Params.URI, redact.Field, m)
 }
 
 // segment extracts the single path segment between prefix and suffix of
@@ -109,13 +108,4 @@ func segment(uri, prefix, suffix string) (string, bool) {
 		return "", false
 	}
 	return v, true
-}
-
-func jsonResource(uri string, v any) (*mcp.ReadResourceResult, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	b = redact.JSON(b)
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/graph"
 	"github.com/getbourdon/bourdon-go/internal/knowledge"
+	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -57,7 +58,7 @@ func (s *Server) readNode(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 	if !ok || n.Label != spec.Label {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	return jsonResource(req.Params.URI, contentOf(n))
+	return jsonResource(req.Params.URI, redact.Prose, contentOf(n))
 }
 
 // listed reports whether a node belongs in resources/list: documentation

@@ -154,6 +154,9 @@ func New(store *federation.Store, opts Options) *Server {
 			register()
 		}
 	}
+	// Outermost, so that nothing the others answer escapes it.
+	s.AddReceivingMiddleware(s.redactProtocol)
+	s.AddSendingMiddleware(s.redactNotifications)
 	s.announce(context.Background(), false)
 	return s
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/cypher"
 	"github.com/getbourdon/bourdon-go/internal/graph"
+	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 )
 
@@ -146,11 +147,11 @@ type searchInfo struct {
 // knowledge graph or the request lifecycle (whose intake form it serves).
 // The vocabulary is the same for every caller.
 func (s *Server) registerDescribeSchema() {
-	addTool(s.Server, &mcp.Tool{
+	addToolAs(s.Server, &mcp.Tool{
 		Name: "describe_schema",
 		Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
 			"Call it first to plan get_related and query_graph calls.",
-	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in describeSchemaIn) (describeSchemaOut, error) {
+	}, redact.Prose, nil, func(ctx context.Context, req *mcp.CallToolRequest, in describeSchemaIn) (describeSchemaOut, error) {
 		if d := s.authorize(req.Extra, "describe_schema", ""); !d.Allowed {
 			return describeSchemaOut{}, deny(d)
 		}

@@ -9,12 +9,14 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/redact"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // The request lifecycle (package requests): reads are open within the
-// caller's grant, and the two write tools only propose. A proposal becomes
+// caller's grant, and the two write tools only propose. Requests are free
+// text: their results are redacted as prose (redaction.go). A proposal becomes
 // real when an operator approves it (bourdon requests approve). A
 // request's namespace is its area: a quarantined caller reads and
 // proposes in the areas it was granted.
@@ -42,10 +44,10 @@ func (s *Server) loadRequest(extra *mcp.RequestExtra, op, id string) (*requests.
 }
 
 func (s *Server) registerRequestTools() {
-	addTool(s.Server, &mcp.Tool{
+	addToolAs(s.Server, &mcp.Tool{
 		Name:        "list_requests",
 		Description: "Requests of the lifecycle (intake, evaluate, plan, document, implement, review, done, rejected), by id, filtered by stage, area, owner and type, paginated with nextCursor. Quarantined callers name one granted area.",
-	}, map[string]any{"limit": requests.DefaultLimit}, func(ctx context.Context, req *mcp.CallToolRequest, in requests.Filter) (requests.Page, error) {
+	}, redact.Prose, map[string]any{"limit": requests.DefaultLimit}, func(ctx context.Context, req *mcp.CallToolRequest, in requests.Filter) (requests.Page, error) {
 		d := s.authorize(req.Extra, "list_requests", in.Area)
 		if !d.Allowed {
 			if in.Area == "" {
@@ -59,18 +61,18 @@ func (s *Server) registerRequestTools() {
 		}
 		return page, err
 	})
-	addTool(s.Server, &mcp.Tool{
+	addToolAs(s.Server, &mcp.Tool{
 		Name:        "get_request",
 		Description: "One request: stage, classification, owner, requester, plan, links, evidence, Definition of Done states and the history of its transitions (actor, approver, reason, time).",
-	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in requestIn) (*requests.Request, error) {
+	}, redact.Prose, nil, func(ctx context.Context, req *mcp.CallToolRequest, in requestIn) (*requests.Request, error) {
 		r, _, err := s.loadRequest(req.Extra, "get_request", in.ID)
 		return r, err
 	})
-	addTool(s.Server, &mcp.Tool{
+	addToolAs(s.Server, &mcp.Tool{
 		Name: "get_dod",
 		Description: "The Definition of Done of a request: the twelve core items (never waivable) and the conditional items its classification adds, each pass, fail, n/a or waived (with approver and reason); " +
 			"the result is done only when every applicable item passes or is validly waived and the code owner approved.",
-	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in requestIn) (requests.Checklist, error) {
+	}, redact.Prose, nil, func(ctx context.Context, req *mcp.CallToolRequest, in requestIn) (requests.Checklist, error) {
 		r, _, err := s.loadRequest(req.Extra, "get_dod", in.ID)
 		if err != nil {
 			return requests.Checklist{}, err
@@ -83,13 +85,13 @@ func (s *Server) registerRequestTools() {
 		panic(fmt.Sprintf("the intake form schema: %v", err))
 	}
 	intake.Schema, intake.ID = "", ""
-	addTool(s.Server, &mcp.Tool{
+	addToolAs(s.Server, &mcp.Tool{
 		Name: "request_intake",
 		Description: "Propose a new request: the intake form (problem, desiredOutcome, type, area, identity of the requester, owner — no owner, no request) is validated against the schema describe_schema serves and staged as a draft in stage intake. " +
 			"Nothing is accepted until an operator approves the proposal; with a tracker configured, the proposal is also forwarded as an issue.",
 		InputSchema: &intake,
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(true)},
-	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, form intakeArgs) (*requests.Proposal, error) {
+	}, redact.Prose, nil, func(ctx context.Context, req *mcp.CallToolRequest, form intakeArgs) (*requests.Proposal, error) {
 		area, _ := form["area"].(string)
 		d := s.authorize(req.Extra, "request_intake", area)
 		if !d.Allowed {
@@ -101,12 +103,12 @@ func (s *Server) registerRequestTools() {
 		}
 		return s.opts.Requests.ProposeIntake(ctx, b, d.Caller.ID)
 	})
-	addTool(s.Server, &mcp.Tool{
+	addToolAs(s.Server, &mcp.Tool{
 		Name: "advance_stage",
 		Description: "Propose a stage transition of a request, with what the current stage's gate needs attached (classification and sign-off to leave evaluate, an approved plan to leave plan, an accepted ADR to leave document, a PR and branch to leave implement, a done Definition of Done and evidence to leave review; rejected needs a reason). " +
 			"The gate is checked now and again at approval; the transition is staged as a draft until an operator approves it.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(true)},
-	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in advanceIn) (*requests.Proposal, error) {
+	}, redact.Prose, nil, func(ctx context.Context, req *mcp.CallToolRequest, in advanceIn) (*requests.Proposal, error) {
 		r, d, err := s.loadRequest(req.Extra, "advance_stage", in.ID)
 		if err != nil {
 			return nil, err

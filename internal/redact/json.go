@@ -5,27 +5,37 @@ import (
 	"encoding/json"
 )
 
-// Marshal returns the JSON encoding of v (encoding/json) with JSON
-// applied: the bytes every tool result carries, so that a command-line
-// twin of a tool prints exactly what the tool returns.
-func Marshal(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return JSON(b), nil
-}
-
 // JSON applies Secret to every string value of a JSON document (object
-// keys are left alone) and returns the document. Strings that need no
-// change keep their exact bytes; a document without credential-like text
-// comes back unchanged (the same slice). data must be valid JSON, as
-// encoding/json produces it.
-func JSON(data []byte) []byte {
+// keys are left alone) and returns the document: JSONAs(data, Field, nil).
+func JSON(data []byte) []byte { return JSONAs(data, Field, nil) }
+
+// JSONAs redacts every string value of a JSON document (object keys are
+// left alone) as a value of a surface of the given kind, and returns the
+// document. echo holds the caller's own string arguments by name: a
+// value of the top-level object whose key names an argument and that
+// equals it is the caller's text sent back, and is redacted as Prose
+// whatever the kind (a lookup of "../../etc/passwd" is answered with its
+// name, a lookup of a token is not).
+//
+// Strings that need no change keep their exact bytes; a document without
+// credential-like text comes back unchanged (the same slice). data must be
+// valid JSON, as encoding/json produces it.
+func JSONAs(data []byte, kind Kind, echo map[string]string) []byte {
 	var out []byte // nil until the first change
 	last := 0      // data[last:] is not yet copied to out
+	depth := 0     // nesting of objects and arrays at data[i]
+	key := ""      // the last key read at depth 1
+	echo = topLevel(data, echo)
 	for i := 0; i < len(data); i++ {
-		if data[i] != '"' {
+		switch data[i] {
+		case '{', '[':
+			depth++
+			continue
+		case '}', ']':
+			depth--
+			continue
+		case '"':
+		default:
 			continue
 		}
 		end := stringEnd(data, i)
@@ -33,6 +43,10 @@ func JSON(data []byte) []byte {
 			return data // not valid JSON; leave it to the caller's encoder
 		}
 		if isKey(data, end) {
+			if depth == 1 && echo != nil {
+				key = ""
+				_ = json.Unmarshal(data[i:end], &key)
+			}
 			i = end - 1
 			continue
 		}
@@ -45,7 +59,13 @@ func JSON(data []byte) []byte {
 			err = json.Unmarshal(lit, &s)
 		}
 		if err == nil {
-			if r := Secret(s); r != s {
+			k := kind
+			if depth == 1 && echo != nil {
+				if a, ok := echo[key]; ok && a == s {
+					k = Prose
+				}
+			}
+			if r := k.Apply(s); r != s {
 				enc, _ := json.Marshal(r)
 				out = append(append(out, data[last:i]...), enc...)
 				last = end
@@ -57,6 +77,15 @@ func JSON(data []byte) []byte {
 		return data
 	}
 	return append(out, data[last:]...)
+}
+
+// topLevel returns echo when data is an object, whose top-level values
+// can echo arguments, and nil otherwise.
+func topLevel(data []byte, echo map[string]string) map[string]string {
+	if len(echo) == 0 || len(data) == 0 || data[0] != '{' {
+		return nil
+	}
+	return echo
 }
 
 // stringEnd returns the index just past the string literal that starts at

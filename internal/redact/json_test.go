@@ -34,25 +34,33 @@ func TestJSONRedactsValuesNotKeys(t *testing.T) {
 	}
 }
 
-func TestMarshalRedacts(t *testing.T) {
-	got, err := Marshal(struct {
-		A string   `json:"a"`
-		B []string `json:"b"`
-	}{"my password is hunter2", []string{"fine"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"a":"` + Sentinel + `","b":["fine"]}`; string(got) != want {
-		t.Errorf("Marshal = %s, want %s", got, want)
-	}
-	if _, err := Marshal(func() {}); err == nil {
-		t.Error("a value encoding/json refuses must be an error")
-	}
-}
-
 func BenchmarkJSONClean(b *testing.B) {
 	doc := []byte(`{"name":"Bourdon","access_level":"team","include_private":false,"matches":[{"name":"Bourdon","agents":["claude-code","codex"],"types":["project"],"summaries":{"claude-code":"Cross-agent memory federation (granted side).","codex":"Federation, codex view."},"tags":["infra"]}]}`)
 	for b.Loop() {
 		JSON(doc)
+	}
+}
+
+// TestJSONAsKindsAndEchoes: a Prose document keeps all but the credential;
+// a Field document replaces the value whole, except a top-level value that
+// echoes the caller's argument of the same name, which is prose.
+func TestJSONAsKindsAndEchoes(t *testing.T) {
+	in := `{"name":"../../etc/passwd","other":"../../etc/passwd","rows":[{"name":"../../etc/passwd"}],"note":"DB_PASSWORD=` + `hunter2 then"}`
+	echo := map[string]string{"name": "../../etc/passwd", "note": "something else"}
+	got := string(JSONAs([]byte(in), Field, echo))
+	want := `{"name":"../../etc/passwd","other":"` + Sentinel + `","rows":[{"name":"` + Sentinel + `"}],"note":"` + Sentinel + `"}`
+	if got != want {
+		t.Errorf("Field with echoes:\n got %s\nwant %s", got, want)
+	}
+	got = string(JSONAs([]byte(in), Prose, nil))
+	want = `{"name":"../../etc/passwd","other":"../../etc/passwd","rows":[{"name":"../../etc/passwd"}],"note":"DB_PASSWORD=` + Sentinel + ` then"}`
+	if got != want {
+		t.Errorf("Prose:\n got %s\nwant %s", got, want)
+	}
+	// An echo is prose, not a free pass: a token sent back is redacted.
+	tok := "ghp_" + strings.Repeat("a", 36)
+	got = string(JSONAs([]byte(`{"name":"`+tok+`"}`), Field, map[string]string{"name": tok}))
+	if got != `{"name":"`+Sentinel+`"}` {
+		t.Errorf("echoed token: %s", got)
 	}
 }

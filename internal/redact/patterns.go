@@ -5,7 +5,8 @@ import (
 	"strconv"
 )
 
-// This file holds the credential pattern battery. The set, its order and the
+// This file holds the reference's credential pattern battery; superset.go
+// adds the patterns of our documented superset. The set, its order and the
 // per-pattern case flag follow the Python reference (core/redaction.py,
 // conformance oracle v0.11.0): twelve keyword-shaped patterns, all
 // case-insensitive, then fourteen value-shaped patterns, case-sensitive except
@@ -121,10 +122,12 @@ const (
 	pNPM
 	pJWT
 	pPEM
-	numPatterns
+	// numReference is the size of the reference's battery; the patterns
+	// of our superset (superset.go) follow it.
+	numReference
 )
 
-var patterns = [numPatterns]pattern{
+var patterns = [numReference]pattern{
 	// Keyword-shaped triggers (all case-insensitive).
 	pAPIKey: {"api_key", true, true, `\bapi[_-]?keys?\b`,
 		ci(`ap`+foldI+`[_-]?keys?`) + trailB},
@@ -184,21 +187,36 @@ var patterns = [numPatterns]pattern{
 
 // anchored[i] matches patterns[i] (minus its leading \b) at the start of
 // its input only.
-var anchored = func() (res [numPatterns]*regexp.Regexp) {
+var anchored = func() (res [numReference]*regexp.Regexp) {
 	for i, p := range patterns {
 		res[i] = regexp.MustCompile(`^(?:` + p.body + `)`)
 	}
 	return res
 }()
 
-// caseInsensitiveMask has the bits of the IGNORECASE patterns.
-var caseInsensitiveMask = func() (m uint32) {
+// caseInsensitiveMask has the bits of the case-insensitive patterns, the
+// reference's IGNORECASE ones and those of the superset.
+var caseInsensitiveMask = func() (m uint64) {
 	for i, p := range patterns {
 		if p.caseInsensitive {
 			m |= 1 << i
 		}
 	}
+	for i, p := range superset {
+		if p.caseInsensitive {
+			m |= 1 << (numReference + i)
+		}
+	}
 	return m
 }()
 
-const allPatterns = 1<<numPatterns - 1
+// Masks of pattern sets.
+const (
+	allPatterns = 1<<numPatterns - 1
+	// referenceMask is the reference's battery.
+	referenceMask = 1<<numReference - 1
+	// keywordMask is the reference's keyword-shaped triggers: words that
+	// say a credential is near, not the credential. Prose leaves them
+	// alone (see Span).
+	keywordMask = 1<<(pDotenv+1) - 1
+)

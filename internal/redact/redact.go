@@ -11,12 +11,34 @@
 //  4. values longer than the limit (in code points) are cut to limit-3 code
 //     points, right-trimmed, and suffixed with "...".
 //
+// The battery is the reference's 26 patterns followed by a superset of our
+// own (superset.go): passwords in URLs, Bearer and Basic header values,
+// this server's bdn_ tokens, AWS secret keys, NAME=secret assignments,
+// Azure keys and SAS signatures, PEM body lines.
+//
+// # Two kinds of surface
+//
+// A value is redacted in one of two ways, by the kind of surface it leaves
+// through ([Kind]):
+//
+//   - [Field] ([Secret]): a short value of the reference's surfaces (a row
+//     of agent memory, a name): when any pattern matches, keyword-shaped
+//     ones included ("password", "api_key", ".env"), the whole value
+//     becomes [Sentinel], as the reference does.
+//   - [Prose] ([Span]): free text (documentation, search snippets, request
+//     files, error messages, the caller's own arguments echoed back): each
+//     credential is replaced by [Sentinel] and the rest is kept. A keyword
+//     with no value next to it ("/etc/passwd", "the api_key parameter") is
+//     not a credential here; "password: hunter2" loses its value.
+//
 // Text runs on every string of every read payload, so the no-secret path is
 // allocation-free for already-normalised input, and a byte scan (scan.go)
 // decides almost all benign strings before any regular expression runs.
 package redact
 
 import (
+	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -59,6 +81,135 @@ func Secret(s string) string {
 		return Sentinel
 	}
 	return s
+}
+
+// Kind is how a surface redacts its text.
+type Kind uint8
+
+const (
+	// Field values are replaced whole when they hold anything the battery
+	// flags (Secret). The reference's surfaces, and the default.
+	Field Kind = iota
+	// Prose keeps everything but the credentials themselves (Span).
+	Prose
+)
+
+// Apply redacts s as a value of a surface of kind k.
+func (k Kind) Apply(s string) string {
+	if k == Prose {
+		return Span(s)
+	}
+	return Secret(s)
+}
+
+// Flagged reports whether Secret would replace s: whether s, with its
+// whitespace collapsed, matches any pattern of the battery.
+func Flagged(s string) bool {
+	return s != "" && ContainsSecret(collapseSpace(s))
+}
+
+// proseMask is what Span looks for: every pattern but the keyword-shaped
+// ones.
+const proseMask = allPatterns &^ keywordMask
+
+// Span returns s with each credential in it replaced by [Sentinel]: the
+// value-shaped patterns of the battery (tokens, keys, a PEM block from its
+// BEGIN line to its END line, PEM body lines), the value of an assignment
+// to a secret-named variable or key, a URL's password. The reference's
+// keyword-shaped patterns on their own ("password", "api_key", ".env",
+// "bearer token") are left alone, and so is everything around a
+// credential. s comes back unchanged (the same string) when it holds none.
+//
+// Unlike Secret, Span looks at s as it is, whitespace and all, and does not
+// apply the reference's extra case folding of four non-ASCII letters.
+func Span(s string) string {
+	spans := spansOf(s)
+	if spans == nil {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp[0]])
+		b.WriteString(Sentinel)
+		last = sp[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Blank returns s with each credential Span would replace overwritten by
+// spaces, byte for byte (offsets are kept): what a search index may take
+// words from without ever holding, matching or reporting a piece of a
+// credential. s comes back unchanged when it holds none.
+func Blank(s string) string {
+	spans := spansOf(s)
+	if spans == nil {
+		return s
+	}
+	b := []byte(s)
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// URI is Span for text that may be percent-encoded, such as a URI or an
+// error message quoting one: when the decoded text holds a credential, the
+// decoded text is returned with each credential replaced (an encoded
+// "Bearer%20abc..." hides the space Span looks for); otherwise Span(s).
+func URI(s string) string {
+	if strings.IndexByte(s, '%') >= 0 {
+		if dec, err := url.PathUnescape(s); err == nil && dec != s {
+			if red := Span(dec); red != dec {
+				return red
+			}
+		}
+	}
+	return Span(s)
+}
+
+// spansOf returns the byte ranges of s that Span replaces, in order,
+// merged where they overlap or touch; nil when there are none.
+func spansOf(s string) [][2]int {
+	if s == "" {
+		return nil
+	}
+	var spans [][2]int
+	for from := 0; from < len(s); {
+		m, _ := scan(s, proseMask, from, true)
+		if m.p < 0 {
+			break
+		}
+		if m.end > m.start {
+			spans = append(spans, [2]int{m.start, m.end})
+		}
+		from = max(m.end, m.at+1)
+	}
+	for from := 0; from < len(s); {
+		m := pemBodyAt(s, from)
+		if m.p < 0 {
+			break
+		}
+		spans = append(spans, [2]int{m.start, m.end})
+		from = m.end
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	out := spans[:1]
+	for _, sp := range spans[1:] {
+		if top := &out[len(out)-1]; sp[0] <= top[1] {
+			top[1] = max(top[1], sp[1])
+		} else {
+			out = append(out, sp)
+		}
+	}
+	return out
 }
 
 // ContainsSecret reports whether s matches any credential pattern. Unlike

@@ -7,15 +7,21 @@ import (
 	"unicode/utf8"
 )
 
-// containsSecret reports whether any pattern of the battery matches s.
+// containsSecret reports whether any pattern of the battery (the
+// reference's and the superset's) matches s.
 //
-// Instead of running 26 unanchored regexps (microseconds each in Go's RE2),
-// one byte scan looks for the few places where a match could start: every
-// pattern begins with a Python \b followed by an ASCII letter, except dotenv
-// ('.') and pem_private_key ("-----BEGIN "). At such a place a short prefix
-// test selects candidate patterns, the leading \b is checked with Python's
-// Unicode notion of a word character, and only then is the candidate's
-// regexp run, anchored there. Benign text almost never gets that far.
+// Instead of running every pattern unanchored (microseconds each in Go's
+// RE2), one byte scan looks for the few places where a match could start:
+// every reference pattern begins with a Python \b followed by an ASCII
+// letter, except dotenv ('.') and pem_private_key ("-----BEGIN "); the
+// superset's start at a word too ("Bearer", "Basic", "bdn_", "aws", a
+// secret access key's name) or at the operator of an assignment or a URL's
+// "://" (':' and '='). At such a place a short prefix test selects
+// candidate patterns, the leading \b is checked with Python's Unicode
+// notion of a word character, and only then is the candidate's regexp or
+// matcher run, anchored there. Benign text almost never gets that far. PEM
+// body lines, which can start anywhere, are looked for by a second, cheaper
+// scan (pemBodyAt) of strings long enough to hold one.
 //
 // The case-insensitive patterns also accept four non-ASCII runes (U+0130,
 // U+0131, U+017F, U+212A, which Python's IGNORECASE equates with i, i, s
@@ -24,12 +30,23 @@ import (
 // after replacing each with its ASCII letter; that keeps word boundaries and
 // case-insensitive matches identical to the original.
 func containsSecret(s string) bool {
-	found, maybeFold := scan(s, allPatterns)
-	if found || !maybeFold || !hasFoldRune(s) {
-		return found
+	return containsAny(s, allPatterns)
+}
+
+// containsAny reports whether a pattern of enabled matches s.
+func containsAny(s string, enabled uint64) bool {
+	m, maybeFold := scan(s, enabled, 0, false)
+	if m.p >= 0 {
+		return true
 	}
-	found, _ = scan(foldRunes(s), caseInsensitiveMask)
-	return found
+	if enabled&(1<<pPEMBody) != 0 && pemBodyAt(s, 0).p >= 0 {
+		return true
+	}
+	if !maybeFold || !hasFoldRune(s) {
+		return false
+	}
+	m, _ = scan(foldRunes(s), enabled&caseInsensitiveMask, 0, false)
+	return m.p >= 0
 }
 
 // Byte classes for scan.
@@ -39,6 +56,7 @@ const (
 	bStart           // ASCII letter that can start a pattern
 	bDot             // '.'
 	bDash            // '-'
+	bOp              // ':' or '='
 	bHigh            // byte of a multi-byte sequence (or invalid)
 	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A
 )
@@ -56,16 +74,20 @@ var byteClass = func() (t [256]uint8) {
 		t[c] = bStart
 	}
 	t['.'], t['-'] = bDot, bDash
+	t[':'], t['='] = bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
 	return t
 }()
 
-// scan reports whether a pattern whose bit is set in enabled matches s, and
-// whether s may contain a rune that foldRunes would replace.
-func scan(s string, enabled uint32) (found, maybeFold bool) {
-	prevWord := false // s[i-1] is an ASCII word byte
-	for i := 0; i < len(s); i++ {
-		var cand uint32
+// scan returns the first match, at or after from, of a pattern whose bit is
+// set in enabled (m.p < 0 when there is none; PEM body lines are left to
+// pemBodyAt), and whether s may contain a rune that foldRunes would
+// replace. With span unset the caller only asks whether there is a match,
+// and m's span is not computed.
+func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold bool) {
+	prevWord := from > 0 && isASCIIWord(s[from-1]) // s[i-1] is an ASCII word byte
+	for i := from; i < len(s); i++ {
+		var cand uint64
 		switch byteClass[s[i]] {
 		case bOther:
 			prevWord = false
@@ -89,6 +111,19 @@ func scan(s string, enabled uint32) (found, maybeFold bool) {
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
 				cand = 1 << pPEM
 			}
+		case bOp:
+			prevWord = false
+			if s[i] == ':' && enabled&(1<<pURLPassword) != 0 && (strings.HasPrefix(s[i:], "://") || strings.HasPrefix(s[i:], ":~1~1")) {
+				if m := urlPasswordAt(s, i); m.p >= 0 {
+					return m, maybeFold
+				}
+			}
+			if enabled&assignmentMask != 0 {
+				if m := assignmentAt(s, i); m.p >= 0 && enabled&(1<<m.p) != 0 {
+					return m, maybeFold
+				}
+			}
+			continue
 		case bStart:
 			if prevWord {
 				continue // no \b here: not a possible start
@@ -104,20 +139,55 @@ func scan(s string, enabled uint32) (found, maybeFold bool) {
 			}
 		}
 		for cand &= enabled; cand != 0; cand &= cand - 1 {
-			if anchored[bits.TrailingZeros32(cand)].MatchString(s[i:]) {
-				return true, maybeFold
+			if m := matchAt(s, i, bits.TrailingZeros64(cand), span); m.p >= 0 {
+				return m, maybeFold
 			}
 		}
 	}
-	return false, maybeFold
+	return noMatch, maybeFold
+}
+
+// matchAt runs pattern p anchored at s[i:]. Without span, the match's end
+// is not computed for the reference's patterns.
+func matchAt(s string, i, p int, span bool) match {
+	switch p {
+	case pBearerValue:
+		return bearerValueAt(s, i)
+	case pBasicValue:
+		return basicValueAt(s, i)
+	case pBdnToken:
+		return bdnTokenAt(s, i)
+	case pAWSSecret:
+		return awsSecretAt(s, i)
+	}
+	re := anchored[p]
+	if !span {
+		if re.MatchString(s[i:]) {
+			return match{p: p, at: i, start: i, end: i}
+		}
+		return noMatch
+	}
+	loc := re.FindStringIndex(s[i:])
+	if loc == nil {
+		return noMatch
+	}
+	end := i + loc[1]
+	if p == pPEM {
+		return match{p: p, at: i, start: i, end: pemHeaderEnd(s, end)}
+	}
+	// A trailing \b may have consumed the character after the credential.
+	if r, w := utf8.DecodeLastRuneInString(s[i:end]); end > i && !isPyWord(r) {
+		end -= w
+	}
+	return match{p: p, at: i, start: i, end: end}
 }
 
 // wordStartCandidates returns the patterns that may match at the start of
 // t, which begins with an ASCII letter at a word boundary. Prefixes of
 // case-insensitive patterns are compared case-insensitively, the others
 // exactly. A candidate only has to be possible; its regexp decides.
-func wordStartCandidates(t string) uint32 {
-	var m uint32
+func wordStartCandidates(t string) uint64 {
+	var m uint64
 	switch t[0] | 0x20 {
 	case 'a':
 		m |= bit(sepFold(t, "api", 'k'), pAPIKey) |
@@ -125,9 +195,13 @@ func wordStartCandidates(t string) uint32 {
 			bit(sepFold(t, "access", 't'), pAccessToken) |
 			bit(hasPrefixFold(t, "appl_"), pRevenueCat) |
 			bit(strings.HasPrefix(t, "AKIA") || strings.HasPrefix(t, "ASIA"), pAWS) |
-			bit(strings.HasPrefix(t, "AIza"), pGoogleAPIKey)
+			bit(strings.HasPrefix(t, "AIza"), pGoogleAPIKey) |
+			bit(hasPrefixFold(t, "aws"), pAWSSecret)
 	case 'b':
-		m |= bit(hasPrefixFold(t, "bearer"), pBearerToken)
+		m |= bit(hasPrefixFold(t, "bearer"), pBearerToken) |
+			bit(hasPrefixFold(t, "bearer"), pBearerValue) |
+			bit(hasPrefixFold(t, "basic"), pBasicValue) |
+			bit(strings.HasPrefix(t, "bdn_"), pBdnToken)
 	case 'c':
 		m |= bit(sepFold(t, "client", 's'), pClientSecret)
 	case 'e':
@@ -152,7 +226,8 @@ func wordStartCandidates(t string) uint32 {
 		m |= bit(sepFold(t, "service", 'r'), pServiceRole) |
 			bit(sepFold(t, "ssh", 'k'), pPrivateKeyKeyword) |
 			bit(hasPrefixFold(t, "stripe"), pStripeKeyword) |
-			bit(strings.HasPrefix(t, "sk-"), pOpenAI) | stripeSK(t)
+			bit(strings.HasPrefix(t, "sk-"), pOpenAI) | stripeSK(t) |
+			bit(hasPrefixFold(t, "secret"), pAWSSecret)
 	case 'x':
 		m |= bit(strings.HasPrefix(t, "xox"), pSlack)
 	case 'y':
@@ -162,7 +237,7 @@ func wordStartCandidates(t string) uint32 {
 }
 
 // bit returns the mask for pattern p if ok.
-func bit(ok bool, p int) uint32 {
+func bit(ok bool, p int) uint64 {
 	if ok {
 		return 1 << p
 	}
@@ -170,7 +245,7 @@ func bit(ok bool, p int) uint32 {
 }
 
 // stripeSK tests the case-sensitive prefix [sprk]k_.
-func stripeSK(t string) uint32 {
+func stripeSK(t string) uint64 {
 	return bit(len(t) >= 3 && isOneOf(t[0], "sprk") && t[1] == 'k' && t[2] == '_', pStripeSK)
 }
 

@@ -1,0 +1,631 @@
+package redact
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strings"
+)
+
+// The superset: credential shapes the reference's battery does not catch,
+// added after its 26 patterns (docs/compatibility.md lists them). They are
+// plain Go matchers rather than regular expressions: most look backwards
+// (the name before an '=') or check what they found (a Basic header's
+// value must decode to user:password), which RE2 cannot say. Each
+// reports the span to redact: the credential itself, not the words around
+// it, which is what Span replaces; Secret only asks whether there is one.
+//
+// They are written to stay quiet on documentation: on the docs corpora in
+// testdata and the demo corpus and library, none of them fires (see
+// TestSupersetIsQuietOnTheCorpora).
+
+// Pattern indexes of the superset, after the reference's.
+const (
+	pURLPassword = numReference + iota
+	pBearerValue
+	pBasicValue
+	pBdnToken
+	pAWSSecret
+	pAssignment
+	pAzureKey
+	pAzureSig
+	pPEMBody
+	numPatterns
+)
+
+// supersetPattern documents one pattern of the superset.
+type supersetPattern struct {
+	name            string
+	caseInsensitive bool
+	// shape says what the pattern catches, and what it redacts.
+	shape string
+}
+
+var superset = [numPatterns - numReference]supersetPattern{
+	pURLPassword - numReference: {"url_password", false,
+		"scheme://user:password@ (any scheme; the slashes may be JSON Pointer escapes, ~1~1): the password"},
+	pBearerValue - numReference: {"bearer_value", true,
+		"Bearer <token>, the token at least 16 token68 characters with a digit or both cases: the token"},
+	pBasicValue - numReference: {"basic_value", true,
+		"Basic <base64> whose value decodes to printable user:password: the value"},
+	pBdnToken - numReference: {"bdn_token", false,
+		"this server's member tokens, bdn_ and 48 lowercase hex digits: the token"},
+	pAWSSecret - numReference: {"aws_secret_key", true,
+		"40 base64 characters after aws_secret_access_key, aws_secret or secret_access_key (and '=', ':' or a space): the key"},
+	pAssignment - numReference: {"secret_assignment", true,
+		"NAME=value or NAME: value where NAME ends with password, passwd, secret, token or apikey, or ends with key after secret, private, api, signing, encryption or master (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:): the value"},
+	pAzureKey - numReference: {"azure_key", true,
+		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings: the value"},
+	pAzureSig - numReference: {"azure_sas_sig", false,
+		"sig= of an Azure SAS query string (after ?, & or a space, 16 characters or more): the value"},
+	pPEMBody - numReference: {"pem_body", false,
+		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path: the lines, the shorter last one and an END line"},
+}
+
+// match is a match of the battery: the pattern, the position the scanner
+// found it at, and the span to redact.
+type match struct {
+	p, at, start, end int
+}
+
+// noMatch is returned by a matcher that finds nothing.
+var noMatch = match{p: -1}
+
+// assignmentMask has the patterns a ':' or '=' triggers.
+const assignmentMask = 1<<pAssignment | 1<<pAzureKey | 1<<pAzureSig
+
+// isNameByte reports whether c may be part of a variable or key name.
+func isNameByte(c byte) bool {
+	return isASCIIWord(c) || c == '.' || c == '-'
+}
+
+// Bounds of an assignment: the name looked back for, and the value looked
+// forward for (a value with no end in sight is taken as that long, so a
+// long run of text costs each '=' at most this much).
+const (
+	maxNameLen  = 64
+	maxValueLen = 512
+)
+
+// assignmentAt matches an assignment whose operator is s[i] (':' or '='):
+// a name before it (optionally quoted, a few spaces away) that calls the
+// value a secret, and a value after it that is not a placeholder.
+func assignmentAt(s string, i int) match {
+	op := s[i]
+	j := i + 1
+	if op == ':' {
+		if strings.HasPrefix(s[j:], ":") || strings.HasPrefix(s[j:], "//") {
+			return noMatch // "::" and a URL's scheme
+		}
+		if strings.HasPrefix(s[j:], "=") {
+			j++ // :=
+		}
+	} else {
+		if strings.HasPrefix(s[j:], "=") || strings.HasPrefix(s[j:], "~") {
+			return noMatch // == and =~
+		}
+		if strings.HasPrefix(s[j:], ">") {
+			j++ // =>
+		}
+	}
+	// The name.
+	k := i
+	for k > 0 && i-k < 4 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	if k > 0 && (s[k-1] == '"' || s[k-1] == '\'') {
+		k--
+	}
+	nameEnd := k
+	for k > 0 && nameEnd-k < maxNameLen && isNameByte(s[k-1]) {
+		k--
+	}
+	if k > 0 && isNameByte(s[k-1]) {
+		return noMatch // longer than a name
+	}
+	p := nameKind(s[k:nameEnd])
+	if p < 0 {
+		return noMatch
+	}
+	if p == pAzureSig && (op != '=' || k > 0 && s[k-1] != '?' && s[k-1] != '&' && !isSpaceByte(s[k-1])) {
+		return noMatch
+	}
+	// The value.
+	spaced := s[i-1] == ' ' || s[i-1] == '\t' // i > 0: a name was found
+	for j < len(s) && j-i < 8 && (s[j] == ' ' || s[j] == '\t') {
+		j, spaced = j+1, true
+	}
+	start, end, quoted := j, j, false
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		start, quoted = j+1, true
+		window := s[start:min(len(s), start+maxValueLen)]
+		end = strings.IndexByte(window, s[j])
+		if end < 0 {
+			end = len(window)
+		}
+		end += start
+	} else {
+		keepAmp := p == pAzureKey && hasSuffixFold(s[k:nameEnd], "signature")
+		for end < len(s) && end-start < maxValueLen && !endsValue(s[end], keepAmp) {
+			end++
+		}
+	}
+	if !quoted {
+		// Sentence punctuation, or the colon after a quoted name.
+		for end > start && (s[end-1] == '.' || s[end-1] == ':') {
+			end--
+		}
+	}
+	if !plausibleValue(s[start:end], p, op, quoted, spaced) {
+		return noMatch
+	}
+	return match{p: p, at: i, start: start, end: end}
+}
+
+// nameKind says which pattern a name before an operator belongs to, or -1.
+func nameKind(name string) int {
+	switch {
+	case name == "":
+		return -1
+	case strings.EqualFold(name, "sig"):
+		return pAzureSig
+	case hasSuffixFold(name, "accountkey"), hasSuffixFold(name, "sharedaccesskey"), hasSuffixFold(name, "sharedaccesssignature"):
+		return pAzureKey
+	case hasSuffixFold(name, "password"), hasSuffixFold(name, "passwd"), hasSuffixFold(name, "secret"),
+		hasSuffixFold(name, "token"), hasSuffixFold(name, "apikey"):
+		return pAssignment
+	}
+	var head string
+	switch {
+	case hasSuffixFold(name, "keys"):
+		head = name[:len(name)-4]
+	case hasSuffixFold(name, "key"):
+		head = name[:len(name)-3]
+	default:
+		return -1
+	}
+	for _, w := range [...]string{"secret", "private", "api", "signing", "encryption", "master"} {
+		if containsFold(head, w) {
+			return pAssignment
+		}
+	}
+	return -1
+}
+
+// endsValue reports whether c ends an unquoted value.
+func endsValue(c byte, keepAmp bool) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\v', '\f', '"', '\'', ',', ';', ')', ']', '}', '<', '>':
+		return true
+	case '&':
+		return !keepAmp
+	}
+	return false
+}
+
+// placeholderWords are values that stand for a secret without being one.
+var placeholderWords = [...]string{"null", "none", "nil", "true", "false", "undefined", "string", "required", "optional", "empty", "unset", "redacted"}
+
+// plausibleValue reports whether v, found after an operator, may be a
+// secret rather than a placeholder, a reference to one, prose or code.
+// spaced says that blanks stand around the operator, as in code
+// (token = getToken()), which a shell or .env assignment never has.
+func plausibleValue(v string, p int, op byte, quoted, spaced bool) bool {
+	minLen := 4
+	switch p {
+	case pAzureKey:
+		minLen = 8
+	case pAzureSig:
+		minLen = 16
+	}
+	if len(v) < minLen || isPlaceholder(v) {
+		return false
+	}
+	for _, w := range placeholderWords {
+		if strings.EqualFold(v, w) {
+			return false
+		}
+	}
+	if p == pAssignment && !quoted {
+		if op == ':' && len(v) < 8 && onlyLetters(v) {
+			return false // "Token: each request..." is prose
+		}
+		if op == '=' && spaced && isExpression(v) {
+			return false // token = await, password = cfg.Password: code
+		}
+	}
+	return true
+}
+
+// isExpression reports whether v reads as an identifier or a member or
+// call expression without a digit in it (cfg.password, getToken(),
+// await): code, not a literal.
+func isExpression(v string) bool {
+	if !isASCIILetter(v[0]) && v[0] != '_' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !isASCIILetter(c) && c != '_' && c != '.' && c != '(' {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlaceholder reports whether v stands for a value instead of being one:
+// a variable ($X, ${X}, %s), a template (<x>, {{x}}, [x], (x)), a
+// comment, or one character repeated (****, xxxx).
+func isPlaceholder(v string) bool {
+	if v == "" {
+		return true
+	}
+	switch v[0] {
+	case '$', '<', '{', '[', '%', '(', '#', '*':
+		return true
+	}
+	return strings.Count(v, v[:1]) == len(v)
+}
+
+func onlyLetters(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isASCIILetter(v[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// urlPasswordAt matches scheme://user:password@ at s[i:], which starts with
+// "://" after a scheme character; the span is the password. The slashes
+// may also be written as a JSON Pointer escapes them (":~1~1"), which is how
+// schema errors name a field.
+func urlPasswordAt(s string, i int) match {
+	if i == 0 || !isSchemeByte(s[i-1]) {
+		return noMatch
+	}
+	j := i + 3
+	if strings.HasPrefix(s[i:], ":~1~1") {
+		j = i + 5
+	}
+	for j < len(s) && isUserinfoByte(s[j]) && s[j] != ':' {
+		j++
+	}
+	if j >= len(s) || s[j] != ':' {
+		return noMatch
+	}
+	start := j + 1
+	for j = start; j < len(s) && isUserinfoByte(s[j]); j++ {
+	}
+	if j == start || j >= len(s) || s[j] != '@' || isPlaceholder(s[start:j]) {
+		return noMatch
+	}
+	return match{p: pURLPassword, at: i, start: start, end: j}
+}
+
+func isSchemeByte(c byte) bool {
+	return isASCIILetter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+// isUserinfoByte reports whether c may be part of a URL's user or
+// password as people write them: anything but space, a quote and the
+// delimiters that end the authority.
+func isUserinfoByte(c byte) bool {
+	switch c {
+	case '/', '?', '#', '@', '"', '\'', '<', '>':
+		return false
+	}
+	return c > ' ' && c != 0x7f
+}
+
+// bearerValueAt matches "Bearer <token>" at s[i:] (which starts with
+// "bearer" in any case at a word boundary); the span is the token.
+func bearerValueAt(s string, i int) match {
+	j := skipBlanks(s, i+len("bearer"))
+	if j == i+len("bearer") {
+		return noMatch
+	}
+	start := j
+	digit, upper, lower := false, false, false
+	for ; j < len(s) && isToken68(s[j]); j++ {
+		c := s[j]
+		digit = digit || c >= '0' && c <= '9'
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+	}
+	if j-start < 16 || !digit && !(upper && lower) {
+		return noMatch
+	}
+	for j < len(s) && s[j] == '=' {
+		j++
+	}
+	return match{p: pBearerValue, at: i, start: start, end: j}
+}
+
+// isToken68 reports whether c belongs to RFC 9110's token68 (without the
+// trailing '=').
+func isToken68(c byte) bool {
+	return isASCIIWord(c) || c == '-' || c == '.' || c == '~' || c == '+' || c == '/'
+}
+
+// basicValueAt matches "Basic <base64>" at s[i:] (which starts with
+// "basic" in any case at a word boundary) when the value decodes to
+// printable user:password; the span is the value.
+func basicValueAt(s string, i int) match {
+	j := skipBlanks(s, i+len("basic"))
+	if j == i+len("basic") {
+		return noMatch
+	}
+	start := j
+	for j < len(s) && isBase64Byte(s[j]) {
+		j++
+	}
+	body := j
+	for j < len(s) && j-body < 2 && s[j] == '=' {
+		j++
+	}
+	if body-start < 8 || j < len(s) && (isToken68(s[j]) || s[j] == '=') {
+		return noMatch
+	}
+	enc := base64.RawStdEncoding
+	if j > body {
+		enc = base64.StdEncoding
+	}
+	raw, err := enc.DecodeString(s[start:j])
+	if err != nil || !strings.Contains(string(raw), ":") {
+		return noMatch
+	}
+	for _, c := range raw {
+		if c < ' ' || c > '~' {
+			return noMatch
+		}
+	}
+	return match{p: pBasicValue, at: i, start: start, end: j}
+}
+
+func isBase64Byte(c byte) bool {
+	return isASCIILetter(c) || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+// skipBlanks returns the index of the first byte at or after j that is
+// not a space or a tab.
+func skipBlanks(s string, j int) int {
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	return j
+}
+
+// bdnTokenAt matches this server's member token at s[i:] (which starts
+// with "bdn_" at a word boundary): bdn_ and 48 or more lowercase hex
+// digits (trust.TokenPrefix, trust's newToken).
+func bdnTokenAt(s string, i int) match {
+	j := i + len("bdn_")
+	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'f') {
+		j++
+	}
+	if j-i-len("bdn_") < 48 {
+		return noMatch
+	}
+	return match{p: pBdnToken, at: i, start: i, end: j}
+}
+
+// awsSecret is an AWS secret access key next to the name that says so.
+var awsSecret = regexp.MustCompile(`^(?i:aws[_\-]?secret(?:[_\-]?access)?(?:[_\-]?key)?|secret[_\-]?access[_\-]?key)["']?(?:[ \t]*(?:=>|:=|[:=])[ \t]*|[ \t]+)["']?([A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`)
+
+// awsSecretAt matches an AWS secret access key after its name at s[i:],
+// a word boundary; the span is the key, which must mix upper case, lower
+// case and a digit or symbol.
+func awsSecretAt(s string, i int) match {
+	m := awsSecret.FindStringSubmatchIndex(s[i:])
+	if m == nil {
+		return noMatch
+	}
+	key := s[i+m[2] : i+m[3]]
+	upper, lower, other := false, false, false
+	for j := 0; j < len(key); j++ {
+		c := key[j]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+		other = other || !isASCIILetter(c)
+	}
+	if !upper || !lower || !other {
+		return noMatch
+	}
+	return match{p: pAWSSecret, at: i, start: i + m[2], end: i + m[3]}
+}
+
+// PEM body lines.
+const (
+	pemMinLine = 64 // PEM (RFC 7468) lines are 64 characters
+	pemMaxLine = 76 // OpenSSH writes 70, MIME 76
+)
+
+// pemBodyAt finds the first PEM body line at or after from: a maximal run
+// of 64 to 76 base64 characters between whitespace (or quotes, or the ends
+// of s) that has upper case, lower case and a digit. The span goes on over
+// the body lines that follow, the last (shorter) one and an END line.
+func pemBodyAt(s string, from int) match {
+	for i := from; i+pemMinLine <= len(s); {
+		// A line needs pemMinLine base64 bytes from i: look from the far
+		// end, so that prose is passed over a word at a time.
+		k := i + pemMinLine - 1
+		for k >= i && base64Byte[s[k]] {
+			k--
+		}
+		if k >= i {
+			i = k + 1
+			continue
+		}
+		j := i + pemMinLine
+		for j < len(s) && base64Byte[s[j]] {
+			j++
+		}
+		// i starts a run (or is from); in quoted text ("%q", JSON) a line
+		// follows an escaped newline, whose letter the run took.
+		if isPEMLine(s, i, j) {
+			return match{p: pPEMBody, at: i, start: i, end: pemTail(s, j)}
+		}
+		if afterEscape(s, i+1) && isPEMLine(s, i+1, j) {
+			return match{p: pPEMBody, at: i + 1, start: i + 1, end: pemTail(s, j)}
+		}
+		// A line at the end of a path (a URI names a resource by it).
+		for k := j - pemMinLine; k >= max(i+1, j-pemMaxLine); k-- {
+			if s[k-1] == '/' && isPEMLine(s, k, j) {
+				return match{p: pPEMBody, at: k, start: k, end: pemTail(s, j)}
+			}
+		}
+		i = j
+	}
+	return noMatch
+}
+
+// afterEscape reports whether s[i-2:i] is an escaped newline, carriage
+// return or tab, as Go's %q and JSON write them.
+func afterEscape(s string, i int) bool {
+	return i >= 2 && s[i-2] == '\\' && (s[i-1] == 'n' || s[i-1] == 'r' || s[i-1] == 't')
+}
+
+// skipSeparators returns the index of the first byte at or after k that
+// is neither whitespace nor an escaped newline, carriage return or tab.
+func skipSeparators(s string, k int) int {
+	for k < len(s) {
+		switch {
+		case isSpaceByte(s[k]):
+			k++
+		case k+2 <= len(s) && afterEscape(s, k+2):
+			k += 2
+		default:
+			return k
+		}
+	}
+	return k
+}
+
+// base64Byte[c] reports whether c is in the standard base64 alphabet
+// (without '=').
+var base64Byte = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = isBase64Byte(byte(c))
+	}
+	return t
+}()
+
+// isPEMLine reports whether s[i:j], a maximal run of base64 characters,
+// is a full PEM body line.
+func isPEMLine(s string, i, j int) bool {
+	if n := j - i; n < pemMinLine || n > pemMaxLine {
+		return false
+	}
+	if i > 0 && !pemBoundary(s[i-1]) && !afterEscape(s, i) && s[i-1] != '/' || j < len(s) && !pemBoundary(s[j]) && s[j] != '\\' {
+		return false
+	}
+	upper, lower, digit := false, false, false
+	for k := i; k < j; k++ {
+		c := s[k]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+		digit = digit || c >= '0' && c <= '9'
+	}
+	return upper && lower && digit
+}
+
+// pemBoundary reports whether c may stand next to a PEM body line.
+func pemBoundary(c byte) bool {
+	return isSpaceByte(c) || c == '"' || c == '\''
+}
+
+func isSpaceByte(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\v', '\f':
+		return true
+	}
+	return false
+}
+
+// pemTail returns the end of a PEM body whose last full line ends at j:
+// after the full lines that follow, the final shorter line (which has a
+// digit, a '+', a '/' or padding), and an END line.
+func pemTail(s string, j int) int {
+	for {
+		k := skipSeparators(s, j)
+		if strings.HasPrefix(s[k:], "-----END ") {
+			if e := strings.Index(s[k+9:], "-----"); e >= 0 {
+				return k + 9 + e + 5
+			}
+			return j
+		}
+		e := k
+		for e < len(s) && isBase64Byte(s[e]) {
+			e++
+		}
+		if e == k {
+			return j
+		}
+		if isPEMLine(s, k, e) {
+			j = e
+			continue
+		}
+		last := false
+		for p := k; p < e; p++ {
+			c := s[p]
+			last = last || c >= '0' && c <= '9' || c == '+' || c == '/'
+		}
+		for e < len(s) && e-k <= pemMaxLine && s[e] == '=' {
+			last = true
+			e++
+		}
+		if !last || e-k > pemMaxLine || e < len(s) && !pemBoundary(s[e]) && s[e] != '\\' {
+			return j
+		}
+		j = e
+		// After the last line only an END line may follow.
+		k = skipSeparators(s, j)
+		if strings.HasPrefix(s[k:], "-----END ") {
+			if e := strings.Index(s[k+9:], "-----"); e >= 0 {
+				return k + 9 + e + 5
+			}
+		}
+		return j
+	}
+}
+
+// maxPEMBlock bounds how far a PEM header looks for its END line (a
+// 4096-bit RSA key is about 3,300 characters).
+const maxPEMBlock = 16 << 10
+
+// pemHeaderEnd returns where the span of a PEM header that ends at j
+// stops: the END line when there is one, else the body lines that follow.
+func pemHeaderEnd(s string, j int) int {
+	window := s[j:min(len(s), j+maxPEMBlock)]
+	if e := strings.Index(window, "-----END "); e >= 0 {
+		if f := strings.Index(window[e+9:], "-----"); f >= 0 {
+			return j + e + 9 + f + 5
+		}
+	}
+	k := skipSeparators(s, j)
+	e := k
+	for e < len(s) && isBase64Byte(s[e]) {
+		e++
+	}
+	if isPEMLine(s, k, e) {
+		return pemTail(s, e)
+	}
+	return j
+}
+
+// hasSuffixFold reports whether s ends with suffix under ASCII case
+// folding; suffix must be lower case.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && hasPrefixFold(s[len(s)-len(suffix):], suffix)
+}
+
+// containsFold reports whether s contains sub under ASCII case folding;
+// sub must be lower case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if hasPrefixFold(s[i:], sub) {
+			return true
+		}
+	}
+	return false
+}
