@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/commit"
+	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 )
@@ -71,7 +72,7 @@ who made the change (caller, session, transcript) in <library>/history/<agent>/.
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, digest := args[0], args[1]
-			if !commit.ValidAgentID(id) {
+			if !l5.ValidAgentID(id) {
 				return cliFail(cmd, fmt.Errorf("invalid agent_id %s", pyfmt.Quote(id)))
 			}
 			ch, err := writer().Explain(id, digest)

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -142,11 +141,6 @@ type StaleDigestError struct{ Expected, Current string }
 func (e *StaleDigestError) Error() string {
 	return fmt.Sprintf("expected_digest %s does not match the manifest's current digest %s: it changed since you read it; read it again and retry", pyfmt.Quote(e.Expected), pyfmt.Quote(e.Current))
 }
-
-var agentIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
-
-// ValidAgentID reports whether id can name an agent (and a file).
-func ValidAgentID(id string) bool { return agentIDRE.MatchString(id) && len(id) <= 64 }
 
 func invalid(format string, args ...any) error {
 	return &ValidationError{Msg: fmt.Sprintf(format, args...)}
@@ -278,7 +272,7 @@ func mergeRows(m *yaml11.Map, rows [4][]*yaml11.Map) batch {
 // order and with its messages.
 func validate(req *Request) ([4][]*yaml11.Map, error) {
 	var rows [4][]*yaml11.Map
-	if !ValidAgentID(req.AgentID) {
+	if !l5.ValidAgentID(req.AgentID) {
 		return rows, invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(req.AgentID))
 	}
 	if req.Mode == "" {

@@ -203,7 +203,7 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 func validateExport(req *ExportRequest) (*yaml11.Map, [4][]*yaml11.Map, error) {
 	var rows [4][]*yaml11.Map
 	id := req.AgentID
-	if !ValidAgentID(id) {
+	if !l5.ValidAgentID(id) {
 		return nil, rows, invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
 	}
 	if req.Document == nil {

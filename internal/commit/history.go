@@ -227,7 +227,7 @@ func (w *Writer) versionPath(id, version string) string {
 // name a path elsewhere, such as ../../x): every reader of an agent's
 // history calls it first, whoever its caller is.
 func checkID(id string) error {
-	if !ValidAgentID(id) {
+	if !l5.ValidAgentID(id) {
 		return invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
 	}
 	return nil

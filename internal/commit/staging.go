@@ -270,7 +270,7 @@ func (w *Writer) ListStaged() ([]Staged, error) {
 
 // stagedFor returns the staged writes for one agent, or a *NoStagedError.
 func (w *Writer) stagedFor(id string) ([]Staged, error) {
-	if !ValidAgentID(id) {
+	if !l5.ValidAgentID(id) {
 		return nil, invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
 	}
 	all, err := w.ListStaged()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/l5"
 )
 
 // A writer killed inside an atomic write leaves its temporary file
@@ -141,7 +142,7 @@ func (w *Writer) SweepLibrary(ctx context.Context) []string {
 		lockOf func(name string) string
 	}{
 		{filepath.Join(w.root, "agents"), func(name string) string {
-			if id, ok := strings.CutSuffix(tempTarget(name), ".l5.yaml"); ok && ValidAgentID(id) {
+			if id, ok := strings.CutSuffix(tempTarget(name), ".l5.yaml"); ok && l5.ValidAgentID(id) {
 				return w.lockPath(id)
 			}
 			return ""
@@ -149,7 +150,7 @@ func (w *Writer) SweepLibrary(ctx context.Context) []string {
 		{w.ExportsDir(), func(name string) string {
 			// The export's ownership record is written under the agent's
 			// lock; the runner's cache (<id>.cache.json) is not.
-			if id, ok := strings.CutSuffix(tempTarget(name), ".json"); ok && ValidAgentID(id) {
+			if id, ok := strings.CutSuffix(tempTarget(name), ".json"); ok && l5.ValidAgentID(id) {
 				return w.lockPath(id)
 			}
 			return ""
@@ -160,7 +161,7 @@ func (w *Writer) SweepLibrary(ctx context.Context) []string {
 		{filepath.Join(w.root, "requests", "proposals", "decided"), nil},
 	}
 	for _, id := range w.subdirs(filepath.Join(w.root, "history")) {
-		if !ValidAgentID(id) {
+		if !l5.ValidAgentID(id) {
 			continue
 		}
 		lock := w.lockPath(id)
@@ -174,7 +175,7 @@ func (w *Writer) SweepLibrary(ctx context.Context) []string {
 			dir    string
 			lockOf func(string) string
 		}{filepath.Join(w.StagingDir(), caller), func(name string) string {
-			if id, ok := strings.CutSuffix(tempTarget(name), stagedSuffix); ok && ValidAgentID(id) {
+			if id, ok := strings.CutSuffix(tempTarget(name), stagedSuffix); ok && l5.ValidAgentID(id) {
 				return w.stagedLockPath(caller, id)
 			}
 			return ""

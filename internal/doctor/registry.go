@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/getbourdon/bourdon-go/internal/commit"
+	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
@@ -78,7 +79,7 @@ func checkRegistry(r *Report, o Options, ids map[string]bool) {
 		}
 		for _, g := range m.Grants {
 			switch {
-			case !trust.ValidAgentID(g):
+			case !l5.ValidAgentID(g):
 				r.add(Check{Check: "member", Subject: m.ID, Status: Warn, File: path,
 					Message: fmt.Sprintf("grant %q is not an agent id, so it grants nothing", g),
 					Fix:     fmt.Sprintf("bourdon registry ungrant %s %q", m.ID, g)})

@@ -10,6 +10,7 @@
 package l5
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -30,6 +31,22 @@ const (
 	KeyNotes            = "notes"
 	KeyVisibilityPolicy = "visibility_policy"
 )
+
+// MaxAgentIDLength is the longest agent id: ids are file names, registry
+// namespaces and the keys of every index.
+const MaxAgentIDLength = 64
+
+var agentIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// ValidAgentID reports whether id can name an agent, and so a manifest
+// file and a namespace that can be granted: lowercase letters, digits, '_'
+// and '-', not starting with '_' or '-', at most MaxAgentIDLength long.
+// (Go's $ matches only at the very end, where the reference's Python
+// re.match also accepted one trailing newline.) It is the one rule for
+// agent ids: the write path, the registry and the exporters use it.
+func ValidAgentID(id string) bool {
+	return len(id) <= MaxAgentIDLength && agentIDPattern.MatchString(id)
+}
 
 // MaxManifestBytes bounds the size of one manifest file: readers refuse a
 // larger one.

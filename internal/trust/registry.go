@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
@@ -246,7 +247,7 @@ func (r *Registry) Authenticate(token string) (Caller, bool) {
 	matches := 0
 	for _, rw := range doc.rows {
 		equal := subtle.ConstantTimeCompare(presented, []byte(rw.tokenHash)) == 1
-		if equal && !rw.revoked && ValidAgentID(rw.id) {
+		if equal && !rw.revoked && l5.ValidAgentID(rw.id) {
 			match = rw
 			matches++
 		}
@@ -273,7 +274,7 @@ func (r *Registry) HasActiveAgents() bool {
 		return false
 	}
 	for _, rw := range doc.rows {
-		if rw.tokenHash != "" && !rw.revoked && ValidAgentID(rw.id) {
+		if rw.tokenHash != "" && !rw.revoked && l5.ValidAgentID(rw.id) {
 			return true
 		}
 	}
@@ -300,7 +301,7 @@ func (r *Registry) List() ([]Member, error) {
 			RevokedAt: stampText(rw.raw.Value(keyRevokedAt)),
 		}
 		switch {
-		case !ValidAgentID(rw.id):
+		case !l5.ValidAgentID(rw.id):
 			m.Problem = "the id is not a well-formed agent id, so the member never authenticates"
 		case rw.tierName == "":
 			m.Problem = "the row has no tier, so the member authenticates as quarantined"
@@ -377,7 +378,7 @@ var reservedIDs = []string{OperatorID, UnidentifiedID}
 // the grants are checked like Grant checks them, duplicates are dropped,
 // and the ids "operator" and "unknown" are refused.
 func (r *Registry) Add(id string, tier Tier, grants []string) (string, error) {
-	if !ValidAgentID(id) {
+	if !l5.ValidAgentID(id) {
 		return "", regErr(ErrInvalid, "invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$", pyfmt.Quote(id))
 	}
 	if slices.Contains(reservedIDs, id) {
@@ -388,7 +389,7 @@ func (r *Registry) Add(id string, tier Tier, grants []string) (string, error) {
 	}
 	list := make([]any, 0, len(grants))
 	for _, ns := range grants {
-		if !ValidAgentID(ns) {
+		if !l5.ValidAgentID(ns) {
 			return "", regErr(ErrInvalid, "invalid namespace %s", pyfmt.Quote(ns))
 		}
 		if !slices.Contains(list, any(ns)) {
@@ -477,7 +478,7 @@ func (r *Registry) SetTier(id string, tier Tier) error {
 // namespace must be a well-formed agent id (so peer-tagged names can never
 // be granted); granting it twice changes nothing.
 func (r *Registry) Grant(id, namespace string) error {
-	if !ValidAgentID(namespace) {
+	if !l5.ValidAgentID(namespace) {
 		return regErr(ErrInvalid, "invalid namespace %s", pyfmt.Quote(namespace))
 	}
 	return r.update(func(doc *registryDoc) error {

@@ -2,21 +2,10 @@ package trust
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/getbourdon/bourdon-go/internal/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
-
-// agentIDPattern is what agent ids and granted namespaces must match, as
-// in the reference. Go's $ matches only at the very end, where Python's
-// re.match also accepted one trailing newline.
-var agentIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
-
-// ValidAgentID reports whether id is a well-formed agent id (and so a
-// namespace that can be granted): lowercase letters, digits, '_' and '-',
-// not starting with '_' or '-'.
-func ValidAgentID(id string) bool { return agentIDPattern.MatchString(id) }
 
 // The keys of a registry row, as the reference names them.
 const (

@@ -18,6 +18,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/getbourdon/bourdon-go/internal/l5"
 )
 
 var fixtureRegistry = filepath.Join(conformance, "on_disk", "federation.yaml")
@@ -741,4 +743,18 @@ func FuzzRegistryParse(f *testing.F) {
 			t.Fatalf("rows changed through a write (-first +second)\n%s", diff)
 		}
 	})
+}
+
+// TestRegistryAndWritePathShareOneAgentIDRule: a member whose id the write
+// path would refuse (65 characters) cannot be added, so no member can
+// authenticate and then never commit.
+func TestRegistryAndWritePathShareOneAgentIDRule(t *testing.T) {
+	r := OpenRegistry(filepath.Join(t.TempDir(), "federation.yaml"))
+	long := strings.Repeat("a", l5.MaxAgentIDLength+1)
+	if _, err := r.Add(long, TierTrusted, nil); err == nil {
+		t.Errorf("a %d-character id was added", len(long))
+	}
+	if _, err := r.Add(long[:l5.MaxAgentIDLength], TierTrusted, nil); err != nil {
+		t.Errorf("a %d-character id: %v", l5.MaxAgentIDLength, err)
+	}
 }

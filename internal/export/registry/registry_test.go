@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 )
@@ -14,7 +13,7 @@ func TestTableIsSortedUniqueAndValid(t *testing.T) {
 	ids := []string{}
 	for _, e := range All() {
 		info := e.Info()
-		if !commit.ValidAgentID(info.ID) {
+		if !l5.ValidAgentID(info.ID) {
 			t.Errorf("%q is not a valid agent id", info.ID)
 		}
 		if !slices.Contains(l5.AgentTypes, info.Type) {
