@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/demo"
 	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/knowledge"
@@ -51,7 +52,7 @@ func graphServer(t *testing.T) (*mcpserver.Server, string, *requests.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mcpserver.New(store, mcpserver.Options{Knowledge: kb, Requests: reqs, TurnEnv: turn.Env{CodexHome: "-"}})
+	srv := mcpserver.New(store, mcpserver.Options{Machine: "test", Knowledge: kb, Requests: reqs, Writer: commit.New(dir), TurnEnv: turn.Env{CodexHome: "-"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go srv.WatchKnowledge(ctx)

@@ -12,24 +12,30 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/mcptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden tool schemas in testdata/tool_schemas")
 
-// wantTools is the tool inventory of this server, in name order.
+// wantTools is the tool inventory of the full server, in name order.
 var wantTools = []string{
-	"commit_to_federation", "compile_codex_turn", "describe_caller", "explain_memory_change", "export_agents", "find_entity",
-	"get_cross_agent_summary", "get_deeper_context", "list_agents", "list_memory_versions", "list_notes", "list_recent_work",
-	"list_workstreams", "prepare_recognition_context", "query_agent_memory", "reload_library", "rollback_agent_memory",
+	"advance_stage", "code_sample_search", "commit_to_federation", "compile_codex_turn", "describe_caller",
+	"describe_schema", "docs_fetch", "docs_search", "explain_memory_change", "export_agents", "find_entity",
+	"get_cross_agent_summary", "get_deeper_context", "get_dod", "get_learning_path", "get_related", "get_request",
+	"list_agents", "list_memory_versions", "list_notes", "list_recent_work", "list_requests", "list_workstreams",
+	"prepare_recognition_context", "query_agent_memory", "query_graph", "reload_library", "request_intake",
+	"resolve_xref", "rollback_agent_memory",
 }
 
+// memoryTools counts the tools of a server without docs and requests.
+const memoryTools = 17
+
 // TestToolSchemasAreStable pins every tool's description, annotations,
-// input schema and output schema. Run with -update after an intended change
-// and review the diff.
+// input schema and output schema, on the full server (memory, docs and
+// requests). Run with -update after an intended change and review the
+// diff.
 func TestToolSchemasAreStable(t *testing.T) {
-	srv, _ := mcptest.NewServer(t, t.TempDir(), mcpserver.Options{Machine: "test"})
+	srv, _, _ := graphServer(t)
 	cs := mcptest.Connect(t, srv.Server, "in-memory")
 	var names []string
 	for tool, err := range cs.Tools(context.Background(), nil) {
