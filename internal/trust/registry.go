@@ -577,12 +577,3 @@ func writeAtomic(path string, data []byte) (stamp, error) {
 	}
 	return stampOf(fi), nil
 }
-
-// syncDir flushes a directory entry change to disk, where the platform
-// allows it (best effort: the rename has happened either way).
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-}
