@@ -63,5 +63,6 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newPrepareTurnCommand(), newDeeperContextCommand(), newAgentsCommand(), newAuditCommand())
 	root.AddCommand(newReferenceRegistryCommands()...)
 	addAgentCommands(root, systemExportDeps())
+	addCursorCompileTurn(root)
 	return root
 }
