@@ -206,8 +206,9 @@ func snapshot(t *testing.T, root string) map[string]string {
 // project from all three and list_recent_work the sessions of Codex and
 // Cursor (Claude Code's auto-memory gives entities only), rows committed
 // over MCP survive the exports that follow, the SessionEnd hook setup
-// wrote re-exports exactly the agents whose stores changed, and doctor
-// finds nothing failing. No native store is modified.
+// wrote re-exports exactly the agents whose stores changed, the opt-in
+// UserPromptSubmit hook gives Claude Code the recognition fragment, and
+// doctor finds nothing failing. No native store is modified.
 func TestNativeStoresEndToEnd(t *testing.T) {
 	home := t.TempDir()
 	writeStores(t, home)
@@ -438,10 +439,25 @@ func TestNativeStoresEndToEnd(t *testing.T) {
 
 	srv.stop(t)
 
-	// 8. doctor: everything wired, every export fresh, nothing failing.
+	// 8. The opt-in UserPromptSubmit hook: setup adds it (and nothing
+	// else), and Claude Code running it with the prompt's JSON on stdin
+	// gets the recognition fragment as plain text.
+	out, errOut, code = runIn(t, home, "setup", "--yes", "--prepare-turn-hook", "--library", lib)
+	if code != 0 || !strings.Contains(out, "changed "+settings+" (Claude Code UserPromptSubmit hook)") || strings.Count(out, "\n  changed ") != 1 {
+		t.Errorf("setup --prepare-turn-hook: exit %d\n%s\n%s", code, out, errOut)
+	}
+	hook = hookCommand(t, settings, "UserPromptSubmit")
+	input = `{"session_id":"5d1c9a70-2b4e-4f7a-9c11-3e8d2a6b0f01","cwd":"` + ledgerline + `","hook_event_name":"UserPromptSubmit","prompt":"Is the ledgerline outbox relay idempotent?"}`
+	out, errOut, code = runCmd(t, home, input, "/bin/sh", "-c", hook)
+	if code != 0 || errOut != "" || !strings.HasPrefix(out, "Bourdon recognition context\n") ||
+		!strings.Contains(out, "- Ledgerline (project) via claude-code, codex, cursor: ") || !strings.Contains(out, "- Outbox relay (project) via claude-code: ") {
+		t.Errorf("the UserPromptSubmit hook %q: exit %d, stderr %q, stdout:\n%s", hook, code, errOut, out)
+	}
+
+	// 9. doctor: everything wired, every export fresh, nothing failing.
 	out, _, code = runIn(t, home, "doctor", "--library", lib)
 	for _, want := range []string{"OK    manifest: 3 manifest(s) valid", "OK    export claude-code: ", "OK    export codex: ", "OK    export cursor: ",
-		"OK    client claude-code.mcp: ", "OK    hook claude-code.session-end: ", "OK    client codex.mcp: ", "OK    client cursor.mcp: ", " 0 fail"} {
+		"OK    client claude-code.mcp: ", "OK    hook claude-code.session-end: ", "OK    hook claude-code.prepare-turn: ", "OK    client codex.mcp: ", "OK    client cursor.mcp: ", " 0 fail"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, out)
 		}
