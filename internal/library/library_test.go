@@ -367,7 +367,7 @@ func TestListManifestsAndLoadManifest(t *testing.T) {
 	if files, err := ListManifests(agents); err != nil || files != nil {
 		t.Fatalf("missing directory: %v, %v", files, err)
 	}
-	put(t, dir, "b.l5.yaml", manifest("bee", "Hive"))
+	put(t, dir, "bee.l5.yaml", manifest("bee", "Hive"))
 	put(t, dir, "a.l5.yaml", "- not\n- a mapping\n")
 	put(t, dir, ".hidden.l5.yaml", manifest("hidden", "X"))
 	put(t, dir, "notes.txt", "not a manifest")
@@ -383,7 +383,7 @@ func TestListManifestsAndLoadManifest(t *testing.T) {
 			t.Errorf("%s: path %s, stamp %+v", f.Name, f.Path, f.Stamp)
 		}
 	}
-	if got := strings.Join(names, " "); got != "a.l5.yaml b.l5.yaml" {
+	if got := strings.Join(names, " "); got != "a.l5.yaml bee.l5.yaml" {
 		t.Errorf("listed %q; want the two manifests, sorted, without hidden files or directories", got)
 	}
 	a, warnings := LoadManifest(files[1].Path)
