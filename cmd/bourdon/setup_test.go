@@ -12,20 +12,36 @@ import (
 	"testing"
 )
 
-// runIn runs the built bourdon with HOME set to home (and none of the
-// variables that move the clients' files), stdin empty, and returns
-// stdout, stderr and the exit status.
-func runIn(t *testing.T, home string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
+// homeEnv is this process's environment with HOME set to home and none
+// of the variables that move the clients' files or the agents' stores.
+func homeEnv(home string) []string {
+	var env []string
 	for _, kv := range os.Environ() {
 		switch strings.SplitN(kv, "=", 2)[0] {
-		case "HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "BOURDON_CLAUDE_DESKTOP_DIR", "CURSOR_DIR", "CLAUDE_BRAIN":
+		case "HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "BOURDON_CLAUDE_DESKTOP_DIR", "CURSOR_DIR", "CLAUDE_BRAIN",
+			"BOURDON_CURSOR_DATA_DIR", "CLAUDE_HOME", "CLAUDE_AUTOMATIONS_DIR", "COPILOT_AUTOMATIONS_HOME",
+			"COPILOT_BOURDON_HOME", "COPILOT_CLI_HOME", "COPILOT_VSCODE_STORAGE", "XDG_CONFIG_HOME", "APPDATA":
 			continue
 		}
-		cmd.Env = append(cmd.Env, kv)
+		env = append(env, kv)
 	}
-	cmd.Env = append(cmd.Env, "HOME="+home)
+	return append(env, "HOME="+home)
+}
+
+// runIn runs the built bourdon with the environment of homeEnv(home),
+// stdin empty, and returns stdout, stderr and the exit status.
+func runIn(t *testing.T, home string, args ...string) (string, string, int) {
+	t.Helper()
+	return runCmd(t, home, "", binary, args...)
+}
+
+// runCmd runs name with the environment of homeEnv(home) and stdin, and
+// returns stdout, stderr and the exit status.
+func runCmd(t *testing.T, home, stdin, name string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = homeEnv(home)
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -55,30 +57,52 @@ func (f *twinFlags) level(cmd *cobra.Command) (string, visibility.Level, error) 
 }
 
 // printPayload writes a tool payload the way the twin prints it: the
-// bytes of the tool's result, redacted as the tool redacts them (a memory
-// surface, the caller's own prompt and access level echoed back), as they
-// are with --json, else as YAML in the payload's key order. --report-out
-// gets the same bytes.
+// bytes of the tool's result, as they are with --json, else as YAML in the
+// payload's key order. --report-out gets the same bytes. args are the
+// tool's string arguments (see toolJSON).
 func printPayload(out io.Writer, f twinFlags, args map[string]string, payload any) error {
-	b, err := json.Marshal(payload)
+	b, err := renderPayload(f, args, payload)
 	if err != nil {
 		return err
-	}
-	b = redact.JSONAs(b, redact.Field, args)
-	if f.json {
-		b = append(b, '\n')
-	} else {
-		doc, err := yaml11.Decode(b)
-		if err != nil {
-			return fmt.Errorf("rendering the payload as YAML: %w", err)
-		}
-		if b, err = yaml11.Encode(doc); err != nil {
-			return fmt.Errorf("rendering the payload as YAML: %w", err)
-		}
 	}
 	if _, err := out.Write(b); err != nil {
 		return err
 	}
+	return writeReport(f, b)
+}
+
+// toolJSON is the JSON text the tool answers with: the payload redacted
+// as a memory surface, with the caller's own arguments (prompt, access
+// level) echoed back redacted as prose, as the MCP layer does.
+func toolJSON(args map[string]string, payload any) ([]byte, error) {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	return redact.JSONAs(b, redact.Field, args), nil
+}
+
+// renderPayload is the payload as printPayload prints it.
+func renderPayload(f twinFlags, args map[string]string, payload any) ([]byte, error) {
+	b, err := toolJSON(args, payload)
+	if err != nil {
+		return nil, err
+	}
+	if f.json {
+		return append(b, '\n'), nil
+	}
+	doc, err := yaml11.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("rendering the payload as YAML: %w", err)
+	}
+	if b, err = yaml11.Encode(doc); err != nil {
+		return nil, fmt.Errorf("rendering the payload as YAML: %w", err)
+	}
+	return b, nil
+}
+
+// writeReport writes b to --report-out, when given.
+func writeReport(f twinFlags, b []byte) error {
 	if f.reportOut != "" {
 		if err := fsutil.WriteAtomic(f.reportOut, b, 0o644); err != nil {
 			return fmt.Errorf("--report-out: %w", err)
@@ -87,21 +111,77 @@ func printPayload(out io.Writer, f twinFlags, args map[string]string, payload an
 	return nil
 }
 
+// maxStdinPrompt bounds what prepare-turn reads from standard input.
+const maxStdinPrompt = 1 << 20
+
+// promptFromStdin reads the prompt of a prepare-turn run without a PROMPT
+// argument from in (at most maxStdinPrompt bytes). A JSON object with a
+// "prompt" string, the input Claude Code gives a UserPromptSubmit hook,
+// gives that string and hook=true; so does an object with a
+// "hook_event_name" and no prompt (another event's input: nothing to
+// recognise, an empty prompt). Anything else is the prompt itself, as
+// text. An interactive terminal, empty input and input over the bound are
+// errors.
+func promptFromStdin(in io.Reader) (prompt string, hook bool, err error) {
+	if isTerminal(in) {
+		return "", false, errors.New("no prompt: pass PROMPT, or pipe it (or a Claude Code hook's JSON input) on standard input")
+	}
+	data, err := io.ReadAll(io.LimitReader(in, maxStdinPrompt+1))
+	if err != nil {
+		return "", false, fmt.Errorf("reading the prompt from standard input: %w", err)
+	}
+	if len(data) > maxStdinPrompt {
+		return "", false, fmt.Errorf("standard input holds more than %d bytes, more than a prompt; pass PROMPT as an argument", maxStdinPrompt)
+	}
+	text := strings.TrimSpace(string(data))
+	if text == "" {
+		return "", false, errors.New("no prompt: standard input is empty; pass PROMPT, or pipe it on standard input")
+	}
+	if strings.HasPrefix(text, "{") {
+		var obj map[string]any
+		if json.Unmarshal([]byte(text), &obj) == nil {
+			if p, ok := obj["prompt"].(string); ok {
+				return p, true, nil
+			}
+			if _, ok := obj["hook_event_name"]; ok && obj["prompt"] == nil {
+				return "", true, nil
+			}
+		}
+	}
+	return strings.ToValidUTF8(text, "\uFFFD"), false, nil
+}
+
 func newPrepareTurnCommand() *cobra.Command {
 	var f twinFlags
 	cmd := &cobra.Command{
-		Use:   "prepare-turn PROMPT",
+		Use:   "prepare-turn [PROMPT]",
 		Short: "Print prepare_recognition_context's payload for a prompt, read from the library (for hooks)",
 		Long: `Print, as YAML, the payload the MCP tool prepare_recognition_context returns
 for PROMPT (local library, no peers), reading the library directly: no server
 runs. It is meant to run on every turn (a prompt hook), so it reads only the
 manifests' entities, keeping them in <library>/.bourdon/turn-cache.bin keyed
 by each manifest's size and times; a turn on an unchanged library parses no
-manifest. --json prints the tool's JSON instead.`,
-		Args: cobra.ExactArgs(1),
+manifest. --json prints the tool's JSON instead.
+
+Without PROMPT, the prompt is read from standard input (at most 1 MiB). When
+that input is a JSON object with a "prompt" string, the input Claude Code
+gives a UserPromptSubmit hook (the hook "bourdon setup --prepare-turn-hook"
+writes), prepare-turn runs as that hook: it prints only the recognition
+fragment (the payload's prompt_context) as plain text, which Claude Code adds
+to the turn's context, and nothing when no entity is recognised (--json
+still prints the whole payload; --report-out still gets it as YAML). Any
+other input is the prompt itself.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			text, level, err := f.level(cmd)
 			if err != nil {
+				return err
+			}
+			var prompt string
+			hook := false
+			if len(args) == 1 {
+				prompt = args[0]
+			} else if prompt, hook, err = promptFromStdin(cmd.InOrStdin()); err != nil {
 				return err
 			}
 			oneShotGC()
@@ -109,13 +189,46 @@ manifest. --json prints the tool's JSON instead.`,
 			if err != nil {
 				return err
 			}
-			return printPayload(cmd.OutOrStdout(), f, map[string]string{"prompt": args[0], "access_level": text}, r.RecognitionContext(federation.RecognitionRequest{
-				Prompt: args[0], AccessLevel: text, Level: level,
-			}))
+			payload := r.RecognitionContext(federation.RecognitionRequest{Prompt: prompt, AccessLevel: text, Level: level})
+			echo := map[string]string{"prompt": prompt, "access_level": text}
+			if !hook || f.json {
+				return printPayload(cmd.OutOrStdout(), f, echo, payload)
+			}
+			return printHookContext(cmd.OutOrStdout(), f, echo, payload)
 		},
 	}
 	f.register(cmd)
 	return cmd
+}
+
+// printHookContext prints what a UserPromptSubmit hook adds to the turn:
+// the payload's prompt_context (redacted, as in the payload), with a
+// final newline, or nothing when it is empty. --report-out gets the whole
+// payload, as YAML.
+func printHookContext(out io.Writer, f twinFlags, args map[string]string, payload any) error {
+	b, err := toolJSON(args, payload)
+	if err != nil {
+		return err
+	}
+	var p struct {
+		PromptContext string `json:"prompt_context"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if p.PromptContext != "" {
+		if _, err := io.WriteString(out, p.PromptContext+"\n"); err != nil {
+			return err
+		}
+	}
+	if f.reportOut == "" {
+		return nil
+	}
+	report, err := renderPayload(f, args, payload)
+	if err != nil {
+		return err
+	}
+	return writeReport(f, report)
 }
 
 // oneShotGC tunes the collector for a process that answers once and

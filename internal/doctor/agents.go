@@ -9,14 +9,13 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/library"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
 
 // checkAgents reports each agent: its store as its exporter's Health sees
-// it, and for an installed agent how fresh its manifest is.
-func checkAgents(ctx context.Context, r *Report, o Options) {
+// it, and for an installed agent how fresh its manifest is (served: the
+// agents the library serves).
+func checkAgents(ctx context.Context, r *Report, o Options, served map[string]*library.Agent) {
 	for _, e := range o.Exporters {
 		info := e.Info()
 		p := e.Detect(o.Env)
@@ -42,7 +41,7 @@ func checkAgents(ctx context.Context, r *Report, o Options) {
 		}
 		r.add(c)
 		if panicked == "" && h.Status != export.StatusBlocked {
-			r.add(freshness(o, info, h))
+			r.add(freshness(o, info, h, served[info.ID]))
 		}
 	}
 }
@@ -69,7 +68,10 @@ func health(ctx context.Context, e export.Exporter, env *export.Env) (h export.H
 // the newest modification time among the paths its Health names (each
 // path, and the entries of a directory, one level down, at most
 // maxStatEntries of them): cheap, and close enough to say "export again".
-func freshness(o Options, info export.Info, h export.Health) Check {
+// The export's time is the served manifest's last_updated, else (no
+// manifest the library serves, or no time in it) the file's modification
+// time.
+func freshness(o Options, info export.Info, h export.Health, a *library.Agent) Check {
 	c := Check{Check: "export", Subject: info.ID}
 	path := filepath.Join(o.Library, "agents", info.ID+library.ManifestSuffix)
 	c.File = path
@@ -80,7 +82,7 @@ func freshness(o Options, info export.Info, h export.Health) Check {
 		return c
 	}
 	exported := fi.ModTime()
-	if t, ok := lastUpdated(path); ok {
+	if t, ok := lastUpdated(a); ok {
 		exported = t
 	}
 	now := o.Env.Time()
@@ -115,22 +117,13 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%d days", int(d.Hours()/24))
 }
 
-// lastUpdated reads a manifest's last_updated.
-func lastUpdated(path string) (time.Time, bool) {
-	data, err := readCapped(path, library.MaxManifestBytes)
-	if err != nil {
-		return time.Time{}, false
-	}
-	doc, err := yaml11.Decode(data)
-	if err != nil {
-		return time.Time{}, false
-	}
-	m, ok := l5.FromValue(doc, "")
-	if !ok {
+// lastUpdated is a served manifest's last_updated.
+func lastUpdated(a *library.Agent) (time.Time, bool) {
+	if a == nil {
 		return time.Time{}, false
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02"} {
-		if t, err := time.Parse(layout, m.LastUpdated); err == nil {
+		if t, err := time.Parse(layout, a.Manifest.LastUpdated); err == nil {
 			return t, true
 		}
 	}

@@ -47,6 +47,10 @@ type Check struct {
 	// File and Line point at the file (and line) the check is about.
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
+	// Related names the other file the problem is about: for a manifest
+	// whose agent.id is not its file's name, the file that agent is
+	// served from.
+	Related string `json:"related,omitempty"`
 	// Details are an agent's own facts (its Health details), in order.
 	Details *Details `json:"details,omitempty"`
 }
@@ -134,10 +138,10 @@ func Run(ctx context.Context, o Options) *Report {
 		o.PeerTimeout = 3 * time.Second
 	}
 	r := &Report{Schema: "bourdon.doctor/v1", Library: o.Library, Checks: []Check{}}
-	ids := checkLibrary(r, o)
-	checkAgents(ctx, r, o)
+	served := checkLibrary(r, o)
+	checkAgents(ctx, r, o, served)
 	checkClients(r, o)
-	checkRegistry(r, o, ids)
+	checkRegistry(r, o, served)
 	checkStaging(r, o)
 	checkPeers(ctx, r, o)
 	checkAudit(r, o)

@@ -215,6 +215,13 @@ func broken(t *testing.T) *machine {
 	m.write("agent-library/agents/cursor.l5.yaml", strings.Replace(strings.ReplaceAll(manifest, "%s", "cursor"), "'2026-11-06'", "'yesterday'", 1))
 	m.write("agent-library/agents/copilot.l5.yaml", "spec_version: '0.1'\nagent: [unclosed\n")
 	m.write("agent-library/agents/old-name.l5.yaml", strings.ReplaceAll(manifest, "%s", "claude-desktop-code"))
+	// A second file claiming codex, and a link to a manifest outside the
+	// library: the library serves neither.
+	m.write("agent-library/agents/zz-codex-copy.l5.yaml", strings.ReplaceAll(manifest, "%s", "codex"))
+	m.write("elsewhere/gemini.l5.yaml", strings.ReplaceAll(manifest, "%s", "gemini"))
+	if err := os.Symlink(m.path("elsewhere/gemini.l5.yaml"), m.path("agent-library/agents/gemini.l5.yaml")); err != nil {
+		t.Fatal(err)
+	}
 	// The store changed after the last export.
 	m.touch(".claude/projects", now.Add(-10*time.Minute))
 	// Settings a person broke with a comment; Cursor installed, not wired.
@@ -263,7 +270,13 @@ func TestDoctorBroken(t *testing.T) {
 	for _, want := range []string{
 		"FAIL  manifest copilot: " + agents + "/copilot.l5.yaml:2: not valid YAML: ",
 		"FAIL  manifest cursor: " + agents + "/cursor.l5.yaml:7: /recent_sessions/0/date: ",
-		`WARN  manifest old-name: ` + agents + `/old-name.l5.yaml names agent "claude-desktop-code", not "old-name"`,
+		`FAIL  manifest gemini: ` + agents + `/gemini.l5.yaml: not read: `,
+		"; fix: replace the link with the file itself: manifests are read only from inside the library\n",
+		`FAIL  manifest old-name: ` + agents + `/old-name.l5.yaml:3: agent.id is "claude-desktop-code" but the file is named old-name.l5.yaml: `,
+		"; fix: rename it to claude-desktop-code.l5.yaml or correct its agent.id\n",
+		`FAIL  manifest zz-codex-copy: ` + agents + `/zz-codex-copy.l5.yaml:3: agent.id is "codex" but the file is named zz-codex-copy.l5.yaml: `,
+		"; fix: remove it (the agent's manifest is " + agents + "/codex.l5.yaml) or correct its agent.id\n",
+		"OK    manifest: 2 manifest(s) valid against the L5 schema\n",
 		"WARN  export claude-code: the store changed after the last export (store 2026-11-07T09:20:00Z, export 2026-11-07T08:00:00Z); fix: bourdon export-all --library " + m.path("agent-library"),
 		"FAIL  hook claude-code.session-end: " + m.path(".claude/settings.json") + " not valid JSON (line 2, column 3",
 		"WARN  client cursor.mcp: Cursor MCP server not wired in " + m.path(".cursor/mcp.json") + "; fix: bourdon setup --library " + m.path("agent-library"),

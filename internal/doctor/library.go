@@ -3,17 +3,14 @@ package doctor
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/l5"
 	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/setup"
@@ -22,11 +19,14 @@ import (
 
 func libraryPath(env *export.Env, lib string) string { return setup.LibraryPath(env, lib) }
 
-// checkLibrary checks that the library can be read and that every
-// manifest in it parses and follows the L5 schema. It returns the agent
-// ids that have a manifest.
-func checkLibrary(r *Report, o Options) map[string]bool {
-	ids := map[string]bool{}
+// checkLibrary checks that the library can be read, reports every
+// manifest the library refuses to serve (internal/library decides: a file
+// that cannot be read or parsed, a link out of the library, a manifest
+// whose agent.id is not its file's name) and every served one that breaks
+// the L5 schema, naming the file and the line. It returns the agents the
+// library serves, by id.
+func checkLibrary(r *Report, o Options) map[string]*library.Agent {
+	ids := map[string]*library.Agent{}
 	lib := o.Library
 	fi, err := os.Stat(lib)
 	switch {
@@ -43,7 +43,7 @@ func checkLibrary(r *Report, o Options) map[string]bool {
 		return ids
 	}
 	agents := filepath.Join(lib, "agents")
-	entries, err := os.ReadDir(agents)
+	_, err = os.ReadDir(agents)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		r.add(Check{Check: "library", Status: Warn, File: lib,
@@ -54,42 +54,44 @@ func checkLibrary(r *Report, o Options) map[string]bool {
 		r.add(Check{Check: "library", Status: Fail, File: agents, Message: "cannot list " + agents + ": " + err.Error(), Fix: "make " + agents + " readable"})
 		return ids
 	}
-	var names []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), library.ManifestSuffix) && !strings.HasPrefix(e.Name(), ".") && !e.IsDir() {
-			names = append(names, e.Name())
-		}
+	lb, err := library.Open(lib, nil)
+	if err != nil {
+		r.add(Check{Check: "library", Status: Fail, File: lib, Message: err.Error(), Fix: "make " + lib + " readable"})
+		return ids
 	}
-	slices.Sort(names)
-	if len(names) == 0 {
+	defer lb.Close()
+	snap := lb.Snapshot()
+	total := snap.Len() + len(snap.Broken())
+	if total == 0 {
 		r.add(Check{Check: "library", Status: Warn, File: lib, Message: lib + " holds no manifest yet", Fix: "bourdon export-all --library " + lib})
 		return ids
 	}
-	r.add(Check{Check: "library", Status: OK, File: lib, Message: fmt.Sprintf("%s is readable and holds %d manifest(s)", lib, len(names))})
+	r.add(Check{Check: "library", Status: OK, File: lib, Message: fmt.Sprintf("%s is readable and holds %d manifest(s)", lib, total)})
 
+	// The manifests the library refuses, then the schema of those it
+	// serves, in file order.
+	type line struct {
+		file  string
+		check Check
+	}
+	var lines []line
+	tree := fsutil.NewTree(lib)
+	for _, w := range snap.Broken() {
+		lines = append(lines, line{w.File, refused(w, tree)})
+	}
 	valid := 0
-	seen := map[string]string{}
-	for _, name := range names {
-		path := filepath.Join(agents, name)
-		stem := strings.TrimSuffix(name, library.ManifestSuffix)
-		id, bad := checkManifest(path, stem)
-		if bad != nil {
-			r.add(*bad)
+	for _, id := range snap.IDs() {
+		a, _ := snap.Agent(id)
+		ids[id] = a
+		if bad := checkSchema(lb, a); bad != nil {
+			lines = append(lines, line{a.File, *bad})
 			continue
 		}
-		if id != stem {
-			r.add(Check{Check: "manifest", Subject: stem, Status: Warn, File: path, Line: 1,
-				Message: fmt.Sprintf("%s names agent %q, not %q: readers use the agent id, so this file shadows or duplicates another", path, id, stem),
-				Fix:     "rename the file to " + id + library.ManifestSuffix + " or correct agent.id"})
-		}
-		if other, dup := seen[id]; dup {
-			r.add(Check{Check: "manifest", Subject: id, Status: Warn, File: path,
-				Message: fmt.Sprintf("%s and %s both claim agent %q; only the later file is served", other, path, id),
-				Fix:     "remove one of them"})
-		}
-		seen[id] = path
-		ids[id] = true
 		valid++
+	}
+	slices.SortStableFunc(lines, func(a, b line) int { return strings.Compare(a.file, b.file) })
+	for _, l := range lines {
+		r.add(l.check)
 	}
 	if valid > 0 {
 		r.add(Check{Check: "manifest", Status: OK, Message: fmt.Sprintf("%d manifest(s) valid against the L5 schema", valid)})
@@ -97,105 +99,66 @@ func checkLibrary(r *Report, o Options) map[string]bool {
 	return ids
 }
 
+// refused is the failed check of a manifest the library does not serve:
+// its warning, naming the file and line, and the fix for its kind.
+func refused(w library.Warning, tree fsutil.Tree) Check {
+	c := Check{Check: "manifest", Subject: strings.TrimSuffix(filepath.Base(w.File), library.ManifestSuffix), Status: Fail,
+		File: w.File, Line: w.Line, Related: w.Related, Message: w.String(), Fix: rewriteFix}
+	switch {
+	case w.Related != "" && exists(w.Related):
+		c.Fix = fmt.Sprintf("remove it (the agent's manifest is %s) or correct its agent.id", w.Related)
+	case w.Related != "":
+		c.Fix = fmt.Sprintf("rename it to %s or correct its agent.id", filepath.Base(w.Related))
+	case fsutil.IsOutside(tree.Check(w.File)):
+		c.Fix = "replace the link with the file itself: manifests are read only from inside the library"
+	}
+	return c
+}
+
+const rewriteFix = "correct the file, or export the agent again with bourdon export-all (a hand-written manifest must be fixed by hand)"
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
 // maxViolations is how many schema violations one check line lists.
 const maxViolations = 3
 
-// checkManifest reads and validates one manifest. It returns the agent id
-// it names, or a failed check naming the file and the line.
-func checkManifest(path, stem string) (string, *Check) {
+// checkSchema checks a served manifest against the L5 schema, reading its
+// file as the library does. It returns a failed check naming the file
+// and the line of the first violation, or nil.
+func checkSchema(lb *library.Library, a *library.Agent) *Check {
 	fail := func(line int, msg string) *Check {
-		where := path
+		where := a.File
 		if line > 0 {
-			where = fmt.Sprintf("%s:%d", path, line)
+			where = fmt.Sprintf("%s:%d", a.File, line)
 		}
-		return &Check{Check: "manifest", Subject: stem, Status: Fail, File: path, Line: line,
-			Message: where + ": " + msg,
-			Fix:     "correct the file, or export the agent again with bourdon export-all (a hand-written manifest must be fixed by hand)"}
+		return &Check{Check: "manifest", Subject: a.ID, Status: Fail, File: a.File, Line: line, Message: where + ": " + msg, Fix: rewriteFix}
 	}
-	data, err := readCapped(path, library.MaxManifestBytes)
+	data, err := lb.Source(a)
 	if err != nil {
-		return "", fail(0, err.Error())
+		return fail(0, err.Error())
 	}
 	doc, err := yaml11.Decode(data)
-	if err != nil {
+	if err != nil { // changed since the library read it
 		var se *yaml11.SyntaxError
 		if errors.As(err, &se) {
-			return "", fail(se.Line, "not valid YAML: "+se.Msg)
+			return fail(se.Line, "not valid YAML: "+se.Msg)
 		}
-		return "", fail(0, "not valid YAML: "+err.Error())
+		return fail(0, "not valid YAML: "+err.Error())
 	}
 	violations := l5.Validate(doc)
-	if len(violations) > 0 {
-		var node yaml.Node
-		_ = yaml.Unmarshal(data, &node)
-		var parts []string
-		for _, v := range violations[:min(len(violations), maxViolations)] {
-			parts = append(parts, v.String())
-		}
-		msg := strings.Join(parts, "; ")
-		if n := len(violations) - maxViolations; n > 0 {
-			msg += fmt.Sprintf("; and %d more (bourdon validate %s lists them all)", n, path)
-		}
-		return "", fail(lineOf(&node, violations[0].InstancePath), msg)
+	if len(violations) == 0 {
+		return nil
 	}
-	m, ok := l5.FromValue(doc, stem)
-	if !ok {
-		return "", fail(1, "not a YAML mapping")
+	var parts []string
+	for _, v := range violations[:min(len(violations), maxViolations)] {
+		parts = append(parts, v.String())
 	}
-	return m.Agent.ID, nil
-}
-
-// lineOf returns the line of the value at a JSON pointer in a YAML
-// document, or of its closest existing parent.
-func lineOf(doc *yaml.Node, pointer string) int {
-	n := doc
-	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
+	msg := strings.Join(parts, "; ")
+	if n := len(violations) - maxViolations; n > 0 {
+		msg += fmt.Sprintf("; and %d more (bourdon validate %s lists them all)", n, a.File)
 	}
-	if n.Kind == 0 {
-		return 0
-	}
-	line := n.Line
-	if pointer == "" {
-		return line
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		var next *yaml.Node
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == tok {
-					next = n.Content[i+1]
-					line = n.Content[i].Line
-				}
-			}
-		case yaml.SequenceNode:
-			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) {
-				next = n.Content[i]
-				line = next.Line
-			}
-		}
-		if next == nil {
-			return line
-		}
-		n = next
-	}
-	return line
-}
-
-func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("larger than %d MiB", limit>>20)
-	}
-	return data, nil
+	return fail(yaml11.Line(data, violations[0].InstancePath), msg)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/library"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
@@ -22,8 +23,8 @@ func registryPath(o Options) string {
 
 // checkRegistry reports the reference's federation checks (auth, tier,
 // revoked-token-present) and the registry file's permissions and grants.
-// ids are the agents with a manifest in the library.
-func checkRegistry(r *Report, o Options, ids map[string]bool) {
+// served are the agents the library serves.
+func checkRegistry(r *Report, o Options, served map[string]*library.Agent) {
 	path := registryPath(o)
 	reg := trust.OpenRegistry(path)
 	if err := reg.Err(); err != nil {
@@ -83,7 +84,7 @@ func checkRegistry(r *Report, o Options, ids map[string]bool) {
 				r.add(Check{Check: "member", Subject: m.ID, Status: Warn, File: path,
 					Message: fmt.Sprintf("grant %q is not an agent id, so it grants nothing", g),
 					Fix:     fmt.Sprintf("bourdon registry ungrant %s %q", m.ID, g)})
-			case len(ids) > 0 && !ids[g]:
+			case len(served) > 0 && served[g] == nil:
 				r.add(Check{Check: "member", Subject: m.ID, Status: Warn, File: path,
 					Message: fmt.Sprintf("grant %q names an agent with no manifest in %s", g, o.Library),
 					Fix:     fmt.Sprintf("check the spelling; bourdon registry ungrant %s %s removes it", m.ID, g)})

@@ -243,6 +243,15 @@ func (l *Library) ReloadContext(ctx context.Context, progress func(done, total i
 	return l.current.Load(), n, err
 }
 
+// Source returns the bytes of a served agent's manifest file as they are
+// now, read the way the library reads manifests (through its tree, so
+// never through a link out of the library, and at most MaxManifestBytes),
+// for checks that need the document itself, such as bourdon doctor's
+// schema check.
+func (l *Library) Source(a *Agent) ([]byte, error) {
+	return l.tree.ReadRegular(a.File, MaxManifestBytes)
+}
+
 // Close releases the watcher.
 func (l *Library) Close() error {
 	l.mu.Lock()
@@ -398,7 +407,7 @@ func loadManifest(path string, read func(path string, limit int64) ([]byte, erro
 	}
 	if m.Agent.ID != fallback {
 		home := filepath.Join(filepath.Dir(path), m.Agent.ID+ManifestSuffix)
-		a, w := warn(0, "agent.id is %q but the file is named %s: agent %q is served only from %s, where its writes go, so this file is not served; rename it to %s or correct agent.id",
+		a, w := warn(yaml11.Line(data, "/agent/id"), "agent.id is %q but the file is named %s: agent %q is served only from %s, where its writes go, so this file is not served; rename it to %s or correct agent.id",
 			m.Agent.ID, filepath.Base(path), m.Agent.ID, home, filepath.Base(home))
 		w[0].Related = home
 		return a, w

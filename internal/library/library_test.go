@@ -209,6 +209,9 @@ func TestAManifestIsServedOnlyAsTheAgentItsFileNames(t *testing.T) {
 		if filepath.Base(w.Related) != home || !strings.Contains(w.Message, file) || !strings.Contains(w.Message, home) {
 			t.Errorf("%s: the warning must name both files: %+v", file, w)
 		}
+		if w.Line != 3 { // agent.id's line in good
+			t.Errorf("%s: the warning must give the line of agent.id: %+v", file, w)
+		}
 	}
 }
 
@@ -393,5 +396,32 @@ func TestListManifestsAndLoadManifest(t *testing.T) {
 	a, warnings = LoadManifest(files[0].Path)
 	if a != nil || len(warnings) != 1 || warnings[0].Line != 1 || !strings.Contains(warnings[0].Message, "not a YAML mapping") {
 		t.Errorf("non-mapping: %+v, %v", a, warnings)
+	}
+}
+
+// TestSourceReadsAServedManifestAsTheLibraryDoes: the bytes of the file
+// as they are now, and never through a link out of the library.
+func TestSourceReadsAServedManifestAsTheLibraryDoes(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "lib")
+	put(t, dir, "codex.l5.yaml", manifest("codex", "X"))
+	l := open(t, dir)
+	a, _ := l.Snapshot().Agent("codex")
+	if b, err := l.Source(a); err != nil || string(b) != manifest("codex", "X") {
+		t.Fatalf("Source: %q %v", b, err)
+	}
+	// Replaced by a link out of the library after it was loaded.
+	outside := filepath.Join(base, "codex.l5.yaml")
+	if err := os.WriteFile(outside, []byte(manifest("codex", "Outside")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(a.File); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, a.File); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := l.Source(a); err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("Source through a link out: %q %v", b, err)
 	}
 }

@@ -8,6 +8,8 @@ package claudecode
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,6 +22,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/mdfile"
 	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/visibility"
 	"github.com/getbourdon/bourdon-go/internal/yaml11"
 )
 
@@ -150,10 +153,45 @@ func locate(env *export.Env) sources {
 
 // unit is what one source file gives, as the cache keeps it.
 type unit struct {
-	Entity   *export.Entity   `json:"e,omitempty"`
-	Session  *export.Session  `json:"s,omitempty"`
-	Entities []export.Entity  `json:"es,omitempty"`
+	Entity   *export.Entity  `json:"e,omitempty"`
+	Session  *export.Session `json:"s,omitempty"`
+	Entities []export.Entity `json:"es,omitempty"`
+	// Withheld are the private entities of the file, by the digest of
+	// their merge key only: the cache, which lives in the library, keeps
+	// nothing of a private row, and the merge still drops every entity
+	// of that name (a private row makes its merged entity private).
+	Withheld []string         `json:"x,omitempty"`
 	Warnings []export.Warning `json:"w,omitempty"`
+}
+
+// withhold reports whether the policy makes e private, and then records
+// only the digest of its name in u.
+func (u *unit) withhold(e export.Entity) bool {
+	if policy.Level(e.Visibility, e.Tags) != visibility.Private.String() {
+		return false
+	}
+	u.Withheld = append(u.Withheld, withheldKey(e.Name))
+	return true
+}
+
+// set makes e the file's entity, unless it is withheld.
+func (u *unit) set(e export.Entity) {
+	if !u.withhold(e) {
+		u.Entity = &e
+	}
+}
+
+// add adds e to the file's entities, unless it is withheld.
+func (u *unit) add(e export.Entity) {
+	if !u.withhold(e) {
+		u.Entities = append(u.Entities, e)
+	}
+}
+
+// withheldKey is the digest of a name's merge key.
+func withheldKey(name string) string {
+	sum := sha256.Sum256([]byte(mergeKey(name)))
+	return hex.EncodeToString(sum[:16])
 }
 
 func warning(file string, line int, format string, args ...any) export.Warning {
@@ -175,7 +213,7 @@ func (Exporter) Export(ctx context.Context, env *export.Env, opts export.Options
 		Policy:       &pol,
 		Warnings:     slices.Clone(src.warnings),
 	}
-	r := reader{cache: opts.Cache, out: out}
+	r := reader{cache: opts.Cache, out: out, withheld: map[string]bool{}}
 
 	var notes []export.Entity
 	for _, dir := range src.memoryDirs {
@@ -218,7 +256,7 @@ func (Exporter) Export(ctx context.Context, env *export.Env, opts export.Options
 		out.Sessions = policy.StampSessions(sessions)
 	}
 
-	entities := policy.StampEntities(mergeEntities(notes, graph, projects))
+	entities := policy.StampEntities(mergeEntities(r.visible(notes), r.visible(graph), r.visible(projects)))
 	for i := range entities {
 		entities[i].Name = export.Cut(entities[i].Name, maxName, "...")
 		entities[i].Type = export.Cut(entities[i].Type, maxType, "...")
@@ -233,8 +271,21 @@ func (Exporter) Export(ctx context.Context, env *export.Env, opts export.Options
 
 // reader reads source files through the cache.
 type reader struct {
-	cache *export.Cache
-	out   *export.Output
+	cache    *export.Cache
+	out      *export.Output
+	withheld map[string]bool // the Withheld keys of the units read
+}
+
+// visible returns the entities whose name no private entity of any
+// source has: the merge would have made them private.
+func (r reader) visible(es []export.Entity) []export.Entity {
+	kept := es[:0:0]
+	for _, e := range es {
+		if !r.withheld[withheldKey(e.Name)] {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // list returns the regular files of dir whose name keep accepts, sorted.
@@ -270,6 +321,9 @@ func (r reader) read(kind, path string, parse func(string) (unit, error)) unit {
 		return unit{}
 	}
 	r.out.Warnings = append(r.out.Warnings, u.Warnings...)
+	for _, k := range u.Withheld {
+		r.withheld[k] = true
+	}
 	return u
 }
 
@@ -361,7 +415,7 @@ func readNote(path string) (unit, error) {
 	if isPrivateType(typ) {
 		e.Visibility = "private"
 	}
-	u.Entity = &e
+	u.set(e)
 	return u, nil
 }
 
@@ -390,7 +444,7 @@ func readOverview(path string) (unit, error) {
 			}
 		}
 	}
-	u.Entity = &e
+	u.set(e)
 	return u, nil
 }
 
@@ -406,6 +460,9 @@ func readLog(path string) (unit, error) {
 		Date:         logNameRE.FindStringSubmatch(name)[1],
 		FilesTouched: []string{"LOG/" + name},
 		Visibility:   ownVisibility(fm),
+	}
+	if policy.Level(s.Visibility, nil) == visibility.Private.String() {
+		return u, nil // a private session is not written, nor kept in the cache
 	}
 	if h := firstParagraph(body, maxHeadline); h != "" {
 		s.KeyActions = []string{h}

@@ -352,3 +352,49 @@ func TestAnExcludeMarkerKeepsAProjectOut(t *testing.T) {
 		t.Errorf("an excluded project is not counted: %v", h.Details[3].Value)
 	}
 }
+
+// TestTheCacheKeepsNothingOfAPrivateRow: the incremental cache lives in
+// the library, so a private row (a note about the person, a private tag,
+// a credential in the graph, a private log) is kept there only as the
+// digest of its name, and that still hides every entity of the name, as
+// the merge would.
+func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
+	env := exporttest.Env(t, nil)
+	fixture(t, env)
+	// A graph entity named like a private note: the merged entity is
+	// private, so neither is written (the graph's own unit, which is not
+	// private, is cached as it is).
+	graph := filepath.Join(env.Home, "claude-memory/memory.jsonl")
+	data, err := os.ReadFile(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exporttest.Write(t, graph, string(data)+`{"type":"entity","name":"birthday list","entityType":"note","observations":["Ask about the cake"]}`+"\n")
+	c := export.NewCache()
+	out, err := Exporter{}.Export(context.Background(), env, export.Options{Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := c.Marshal()
+	manifest := string(exporttest.Manifest(t, out, env.Home))
+	for _, private := range []string{"Prod database", "Primary in eu-west", "Alice Martin", "Reviews payments PRs",
+		"Birthday", "Dates to remember", "Dev's role", "Senior engineer", "Doctor"} {
+		if strings.Contains(string(saved), private) {
+			t.Errorf("the cache holds %q", private)
+		}
+	}
+	for _, private := range []string{"Prod database", "Alice Martin", "Birthday", "birthday", "cake", "Dev's role", "Doctor"} {
+		if strings.Contains(manifest, private) {
+			t.Errorf("the manifest holds %q", private)
+		}
+	}
+	// From the cache, the same manifest.
+	c = export.LoadCache(saved)
+	again, err := Exporter{}.Export(context.Background(), env, export.Options{Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, reads := c.Stats(); reads != 0 || string(exporttest.Manifest(t, again, env.Home)) != manifest {
+		t.Errorf("the export from the cache differs (%d reads)", reads)
+	}
+}

@@ -73,7 +73,7 @@ func readGraph(path string) (unit, error) {
 			warn(n, "skipped: %s", why)
 		}
 		if ok {
-			u.Entities = append(u.Entities, e)
+			u.add(e)
 		}
 		return nil
 	})

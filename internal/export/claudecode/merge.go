@@ -21,7 +21,7 @@ func mergeEntities(sources ...[]export.Entity) []export.Entity {
 	index := map[string]int{}
 	for _, list := range sources {
 		for _, e := range list {
-			key := strings.ToLower(strings.TrimSpace(e.Name))
+			key := mergeKey(e.Name)
 			if key == "" {
 				continue
 			}
@@ -40,6 +40,10 @@ func mergeEntities(sources ...[]export.Entity) []export.Entity {
 	})
 	return out
 }
+
+// mergeKey is the key entities are merged by: the name without case and
+// surrounding space.
+func mergeKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
 func mergeInto(into *export.Entity, other export.Entity) {
 	if into.Type == "" {
