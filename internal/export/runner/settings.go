@@ -27,7 +27,9 @@ type Settings struct {
 }
 
 // SettingsPath is where the library keeps its export settings.
-func SettingsPath(library string) string { return filepath.Join(library, filepath.FromSlash(SettingsFile)) }
+func SettingsPath(library string) string {
+	return filepath.Join(library, filepath.FromSlash(SettingsFile))
+}
 
 // LoadSettings reads the library's export settings. A missing file is no
 // settings. The file is strict: a key other than skip, a skip that is not
