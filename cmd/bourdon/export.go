@@ -35,6 +35,7 @@ func systemExportDeps() exportDeps {
 func newExportAllCommand(deps exportDeps) *cobra.Command {
 	var f struct {
 		agent, since, access, libraryDir, reportOut string
+		skip                                        []string
 		dryRun, json                                bool
 	}
 	cmd := &cobra.Command{
@@ -47,6 +48,11 @@ exporter:<agent>), and no_op when nothing changed. An exporter replaces only
 the rows it produces; rows committed over MCP are kept. Agents whose store is
 absent are skipped and get no file. Every string is redacted with the
 server's battery before anything is written.
+
+--skip ID (repeatable) leaves an installed agent out, and so does the
+library's .bourdon/export.yaml ("skip: [cursor, codex]"): an excluded agent
+is reported skipped and nothing is written for it, its manifest stays as it
+is.
 
 One line per agent on stdout (a progress bar on stderr when it is a
 terminal); --json prints a machine-readable summary instead. Exit status 1
@@ -62,7 +68,7 @@ when any agent failed, 0 otherwise.`,
 				return cliFail(cmd, err)
 			}
 			opts := runner.Options{
-				Library: f.libraryDir, Env: env, Exporters: deps.exporters(), Agent: f.agent,
+				Library: f.libraryDir, Env: env, Exporters: deps.exporters(), Agent: f.agent, Skip: f.skip,
 				Since: since, AccessLevel: f.access, DryRun: f.dryRun, Now: deps.now,
 			}
 			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -105,6 +111,7 @@ when any agent failed, 0 otherwise.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.agent, "agent", "", "export only this agent id")
+	fl.StringSliceVar(&f.skip, "skip", nil, "leave out this agent id (repeatable; also <library>/"+runner.SettingsFile+")")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "write nothing (not even caches); show what would change")
 	fl.BoolVar(&f.json, "json", false, "print a machine-readable summary on stdout")
 	fl.StringVar(&f.since, "since", "", "keep only sessions since DATE (midnight UTC) or DATETIME")
@@ -280,7 +287,9 @@ touched); --print also prints it as YAML.`,
 				return nil
 			}
 			opts := runner.Options{
-				Library: f.libraryDir, Env: env, Exporters: []export.Exporter{e}, Since: since,
+				// Every exporter, so that the library's settings are
+				// checked against every agent id; Agent runs this one.
+				Library: f.libraryDir, Env: env, Exporters: deps.exporters(), Agent: id, Since: since,
 				AccessLevel: f.access, Out: f.out, KeepDocuments: f.print, Now: deps.now,
 			}
 			results, err := runner.Run(cmd.Context(), opts)
@@ -294,7 +303,11 @@ touched); --print also prints it as YAML.`,
 			}
 			switch r.Status {
 			case runner.StatusSkipped:
-				say("no data (%s), skipping", r.Reason)
+				if strings.HasPrefix(r.Reason, "excluded by ") {
+					say("%s, skipping", r.Reason)
+				} else {
+					say("no data (%s), skipping", r.Reason)
+				}
 			case runner.StatusError:
 				say("export failed: %s", r.Reason)
 			case runner.StatusNoOp:

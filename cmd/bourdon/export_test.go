@@ -293,3 +293,75 @@ func TestAgentExportHookCommands(t *testing.T) {
 		t.Errorf("%q", errOut)
 	}
 }
+
+// TestExportAllLeavesExcludedAgentsOut: --skip and the library's
+// .bourdon/export.yaml leave installed agents out, as the SessionEnd
+// hook's plain `export-all --library <lib>` runs it; an excluded agent is
+// reported skipped with what excluded it and its manifest stays as it is.
+func TestExportAllLeavesExcludedAgentsOut(t *testing.T) {
+	deps, home := fakeExportDeps(t)
+	lib := filepath.Join(t.TempDir(), "library")
+	exportAll := func(args ...string) (string, string, int) {
+		return runWriteCLI(t, newExportAllCommand(deps), append(args, "--library", lib)...)
+	}
+	if _, _, code := exportAll("--skip", "gamma"); code != 0 {
+		t.Fatalf("first run: exit %d", code)
+	}
+	epsilon := filepath.Join(lib, "agents", "epsilon.l5.yaml")
+	before, err := os.ReadFile(epsilon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := filepath.Join(lib, ".bourdon", "export.yaml")
+	if err := os.WriteFile(settings, []byte("skip: [gamma, epsilon]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(home, ".alpha", "New.md"), []byte("a new note"), 0o644)
+
+	out, errOut, code := exportAll("--skip", "alpha")
+	if code != 0 || errOut != "" {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{
+		"skipped     alpha                    excluded by --skip\n",
+		"skipped     epsilon                  excluded by " + settings + "\n",
+		"skipped     gamma                    excluded by " + settings + "\n",
+		"export-all: 4 skipped\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if after, _ := os.ReadFile(epsilon); string(after) != string(before) {
+		t.Error("an excluded agent's manifest changed")
+	}
+	if data, _ := os.ReadFile(filepath.Join(lib, "agents", "alpha.l5.yaml")); strings.Contains(string(data), "a new note") {
+		t.Error("an excluded agent was exported")
+	}
+
+	// The per-agent hook command honours the library's settings too.
+	root := &cobra.Command{Use: "bourdon"}
+	addAgentCommands(root, deps)
+	_, errOut, code = runWriteCLI(t, root, "epsilon", "export", "--verbose", "--library", lib)
+	if want := "bourdon epsilon export: excluded by " + settings + ", skipping\n"; code != 0 || errOut != want {
+		t.Errorf("hook: %d %q, want %q", code, errOut, want)
+	}
+
+	// A settings file that is not exactly a skip list of known agents
+	// stops the run, naming what is wrong; so does an unknown --skip.
+	os.WriteFile(settings, []byte("skip: [epsilon]\nonly: [alpha]\n"), 0o644)
+	if _, errOut, code := exportAll(); code != 1 || !strings.Contains(errOut, `unknown key "only" (known: skip)`) {
+		t.Errorf("unknown key: %d %q", code, errOut)
+	}
+	os.WriteFile(settings, []byte("skip: [cursor]\n"), 0o644)
+	if _, errOut, code := exportAll(); code != 1 || !strings.Contains(errOut, `skip[0]: no exporter for agent "cursor" (known: alpha, beta, epsilon, gamma)`) {
+		t.Errorf("unknown agent: %d %q", code, errOut)
+	}
+	os.Remove(settings)
+	if _, errOut, code := exportAll("--skip", "nobody"); code != 1 || !strings.Contains(errOut, `--skip: no exporter for agent "nobody"`) {
+		t.Errorf("unknown --skip: %d %q", code, errOut)
+	}
+	if data, _ := os.ReadFile(filepath.Join(lib, "agents", "alpha.l5.yaml")); strings.Contains(string(data), "a new note") {
+		t.Error("a refused run exported")
+	}
+}

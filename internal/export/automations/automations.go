@@ -78,6 +78,11 @@ type config struct {
 	Cwds    []string `json:"cwds,omitempty"` // repos for copilot
 	Path    string   `json:"path"`
 	Memory  string   `json:"memory,omitempty"` // "" when there is no memory.md
+	// Private is set when the status is a private tag: the configuration
+	// is not written, and the cache, which lives in the library, keeps of
+	// it only what its runs are written with (its name, status and
+	// schedule are cleared once the runs are read).
+	Private bool `json:"private,omitempty"`
 }
 
 // run is one dated section of memory.md.
@@ -118,7 +123,13 @@ func (x Exporter) scan(ctx context.Context, dir string, cache *export.Cache, out
 			out.Warn(cfg, 0, "skipped: %v", err)
 			continue
 		}
-		a, err := export.Cached(cache, x.f.id+"|automation|"+cfg, fp, func() (automation, error) { return x.read(cfg, memory) })
+		a, err := export.Cached(cache, x.f.id+"|automation|"+cfg, fp, func() (automation, error) {
+			a, err := x.read(cfg, memory)
+			if a.Config != nil {
+				x.withhold(a.Config)
+			}
+			return a, err
+		})
 		if err != nil {
 			out.Warn(cfg, 0, "skipped: %v", err)
 			continue
@@ -195,6 +206,15 @@ func (x Exporter) read(tomlPath, memoryPath string) (automation, error) {
 	}
 	a.Runs = x.runs(c, memory, func(format string, args ...any) { warn(memoryPath, 0, format, args...) })
 	return a, nil
+}
+
+// withhold marks a configuration whose status makes it private and clears
+// what only its (unwritten) entity would show.
+func (x Exporter) withhold(c *config) {
+	if x.policy().Level("", x.configEntity(c).Tags) != "private" {
+		return
+	}
+	c.Private, c.Name, c.Status, c.Rrule = true, "", "", ""
 }
 
 // runHeaderRE is a line starting a run: a date, then anything that does
@@ -384,6 +404,12 @@ func (x Exporter) Export(ctx context.Context, env *export.Env, opts export.Optio
 		}
 	}
 	for _, a := range all {
+		if a.Config.Private {
+			// Not written, but its name still keeps a project or signal
+			// of that name out, as the dropped entity did.
+			seen[export.Cut(a.Config.ID, maxName, x.f.ellipsis)] = true
+			continue
+		}
 		add(x.configEntity(a.Config))
 	}
 	for _, d := range runs {

@@ -331,3 +331,38 @@ func TestAnExcludeMarkerKeepsAnAutomationOut(t *testing.T) {
 		t.Errorf("entities %v, %d sessions", out.Entities, len(out.Sessions))
 	}
 }
+
+// TestTheCacheKeepsNothingOfAPrivateRow: a configuration whose status is
+// a private tag is not written, and the incremental cache, which lives in
+// the library, does not keep its name, status or schedule; its id still
+// keeps a project of that name out, as the dropped entity did.
+func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
+	for _, c := range cases() {
+		t.Run(c.x.Info().ID, func(t *testing.T) {
+			env := exporttest.Env(t, nil)
+			dir := c.dir(env.Home)
+			c.write(t, dir)
+			exporttest.Write(t, filepath.Join(dir, "ILTT", "automation.toml"),
+				"name = \"Zebra diary\"\nstatus = \"personal\"\nrrule = \"FREQ=ZEBRAWEEKLY\"\n")
+			cache := export.NewCache()
+			out, err := c.x.Export(context.Background(), env, export.Options{Cache: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			exporttest.CacheLacks(t, cache, "Zebra", "ZEBRA", "personal", "PERSONAL")
+			manifest := string(exporttest.Manifest(t, out, env.Home))
+			if strings.Contains(manifest, "Zebra") || strings.Contains(manifest, "name: ILTT") {
+				t.Errorf("the private automation shows in the manifest:\n%s", manifest)
+			}
+			saved, _ := cache.Marshal()
+			cache = export.LoadCache(saved)
+			again, err := c.x.Export(context.Background(), env, export.Options{Cache: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, reads := cache.Stats(); reads != 0 || string(exporttest.Manifest(t, again, env.Home)) != manifest {
+				t.Errorf("the export from the cache differs (%d reads)", reads)
+			}
+		})
+	}
+}

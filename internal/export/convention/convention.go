@@ -250,6 +250,10 @@ func (x Exporter) parse(path string) (parsed, error) {
 		warn("%d sessions, the first %d are exported", len(p.Sessions), maxSessions)
 		p.Sessions = p.Sessions[:maxSessions]
 	}
+	// The cache lives in the library: a private row is dropped before it
+	// gets there (stamping again in Export resolves to the same level).
+	p.Entities = x.f.policy.StampEntities(p.Entities)
+	p.Sessions = x.f.policy.StampSessions(p.Sessions)
 	return p, nil
 }
 

@@ -286,3 +286,36 @@ func TestALargeFileIsBoundedAndIncremental(t *testing.T) {
 		t.Errorf("changed: %d reads, %d sessions", reads, len(out.Sessions))
 	}
 }
+
+// TestTheCacheKeepsNothingOfAPrivateRow: the incremental cache lives in
+// the library, so a private entity or session is not kept there, and the
+// export from the cache is the same.
+func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
+	for _, tc := range []struct {
+		x       Exporter
+		dir     string
+		content string
+		private []string
+	}{
+		{Copilot, ".copilot-bourdon", copilotFile, []string{"Home budget", "groceries", "dry cleaning"}},
+		{Cascade, ".cascade-bourdon", cascadeFile, []string{"Journal", "my notes"}},
+	} {
+		env := exporttest.Env(t, nil)
+		write(t, filepath.Join(env.Home, tc.dir), tc.content)
+		c := export.NewCache()
+		out, err := tc.x.Export(context.Background(), env, export.Options{Cache: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exporttest.CacheLacks(t, c, tc.private...)
+		saved, _ := c.Marshal()
+		c = export.LoadCache(saved)
+		again, err := tc.x.Export(context.Background(), env, export.Options{Cache: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, reads := c.Stats(); reads != 0 || string(exporttest.Manifest(t, again, env.Home)) != string(exporttest.Manifest(t, out, env.Home)) {
+			t.Errorf("%s: the export from the cache differs (%d reads)", tc.x.Info().ID, reads)
+		}
+	}
+}

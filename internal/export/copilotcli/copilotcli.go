@@ -415,7 +415,27 @@ func (r *reader) context() []export.Entity {
 			Visibility: visibility.Team.String(),
 		})
 	}
-	return out
+	return withhold(out)
+}
+
+// withhold returns the items without the private ones (a private tag as
+// src), for the cache, which lives in the library. Of items with the same
+// name only the first could be written, so a name whose first item is
+// private keeps the others out, as the export's dedupe does.
+func withhold(items []export.Entity) []export.Entity {
+	pol := policy()
+	seen := map[string]bool{}
+	var kept []export.Entity
+	for _, e := range items {
+		if seen[e.Name] {
+			continue
+		}
+		seen[e.Name] = true
+		if pol.Level(e.Visibility, e.Tags) != visibility.Private.String() {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // Health inspects the store.

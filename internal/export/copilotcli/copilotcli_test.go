@@ -404,3 +404,28 @@ func manifest(t *testing.T, out *export.Output, env *export.Env) []byte {
 	exporttest.Valid(t, data)
 	return data
 }
+
+// TestTheCacheKeepsNothingOfAPrivateRow: a dynamic-context item whose src
+// is a private tag is not kept in the incremental cache, which lives in
+// the library, and still keeps a later item of the same name out, as the
+// export's dedupe does.
+func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
+	env, db := home(t)
+	newStore(t, db, schemaV4, fixture, []string{`INSERT INTO dynamic_context_items VALUES
+		('acme/infra', 'dev', 'family', 'zebra-notes', 'Zebra diary of the kids', '', 9, 1),
+		('acme/infra', 'main', 'copilot', 'zebra-notes', 'the team zebra copy', '', 0, 1)`})
+	c := export.NewCache()
+	first := manifest(t, export1(t, env, export.Options{Cache: c}), env)
+	exporttest.CacheLacks(t, c, "home-network", "home router", "zebra", "Zebra")
+	for _, never := range []string{"home-network", "home router", "zebra", "Zebra"} {
+		if strings.Contains(string(first), never) {
+			t.Errorf("the manifest holds %q", never)
+		}
+	}
+	saved, _ := c.Marshal()
+	c = export.LoadCache(saved)
+	again := manifest(t, export1(t, env, export.Options{Cache: c}), env)
+	if _, reads := c.Stats(); reads != 0 || string(again) != string(first) {
+		t.Errorf("the export from the cache differs (%d reads)", reads)
+	}
+}

@@ -314,7 +314,28 @@ func parseShortIndex(data []byte) ([]export.Entity, error) {
 			LastTouched: dateOf(e["last_updated"]), Visibility: vis,
 		})
 	}
-	return out, nil
+	return withhold(out), nil
+}
+
+// withhold returns the topics without the private ones, for the cache,
+// which lives in the library. Of topics with the same name (without case)
+// only the first could be written, so a name whose first topic is private
+// keeps the others out, as the merge does.
+func withhold(topics []export.Entity) []export.Entity {
+	pol := policy()
+	seen := map[string]bool{}
+	var kept []export.Entity
+	for _, e := range topics {
+		k := strings.ToLower(e.Name)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if pol.Level(e.Visibility, e.Tags) != "private" {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // text is a JSON scalar as text ("" for null, lists and objects).

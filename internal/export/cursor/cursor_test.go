@@ -333,3 +333,36 @@ func TestFlatRecordMapping(t *testing.T) {
 		t.Errorf("garbage %q", got)
 	}
 }
+
+// TestTheCacheKeepsNothingOfAPrivateRow: a private short-index topic (by
+// its access level or a private tag) is not kept in the incremental
+// cache, which lives in the library, and still keeps a later topic of the
+// same name out, as the merge does.
+func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
+	f := newFixture(t)
+	f.realistic()
+	f.write(filepath.Join(f.home, ".cursor", "memory", "short-index.json"), []byte(`{"entries":[
+ {"topic_key":"oncall-rota","topic_name":"On-call rota","summary":"zebra crossing rota","access_level":"private"},
+ {"topic_key":"oncall","topic_name":"on-call ROTA","summary":"the team's copy"},
+ {"topic_key":"health","topic_name":"Zebra clinic","tags":["personal"],"access_level":"team"},
+ {"topic_key":"payments-outbox","topic_name":"Payments outbox","summary":"Writes go through the transactional outbox."}
+]}`))
+	c := export.NewCache()
+	out := exportOf(t, f, export.Options{Cache: c})
+	exporttest.CacheLacks(t, c, "On-call", "on-call", "zebra", "Zebra", "team's copy")
+	manifest := string(exporttest.Manifest(t, out, f.home))
+	for _, never := range []string{"On-call", "on-call", "ebra", "team's copy"} {
+		if strings.Contains(manifest, never) {
+			t.Errorf("the manifest holds %q", never)
+		}
+	}
+	if !strings.Contains(manifest, "Payments outbox") {
+		t.Error("a team topic is written")
+	}
+	saved, _ := c.Marshal()
+	c = export.LoadCache(saved)
+	again := exportOf(t, f, export.Options{Cache: c})
+	if _, reads := c.Stats(); reads != 0 || string(exporttest.Manifest(t, again, f.home)) != manifest {
+		t.Errorf("the export from the cache differs (%d reads)", reads)
+	}
+}

@@ -138,3 +138,23 @@ func Warned(out *export.Output, file, msg string) bool {
 	}
 	return false
 }
+
+// CacheLacks fails the test when the cache, as Marshal saves it, holds
+// any of the sentinels, or when it holds nothing at all (the export under
+// test did not use it). The cache lives in the library: it may keep only
+// what the manifest may hold.
+func CacheLacks(t testing.TB, c *export.Cache, sentinels ...string) {
+	t.Helper()
+	saved, err := c.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(saved) == "{}" {
+		t.Fatal("the export kept nothing in the cache")
+	}
+	for _, s := range sentinels {
+		if strings.Contains(string(saved), s) {
+			t.Errorf("the saved cache holds %q", s)
+		}
+	}
+}

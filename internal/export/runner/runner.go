@@ -38,7 +38,8 @@ const (
 	StatusOK = "ok"
 	// StatusNoOp: the manifest already held exactly this; nothing written.
 	StatusNoOp = "no_op"
-	// StatusSkipped: the agent has no store on this machine; nothing written.
+	// StatusSkipped: the agent has no store on this machine, or it is
+	// excluded (Options.Skip, the library's SettingsFile); nothing written.
 	StatusSkipped = "skipped"
 	// StatusError: the export failed; nothing written for this agent.
 	StatusError = "error"
@@ -64,6 +65,11 @@ type Options struct {
 	Exporters []export.Exporter
 	// Agent, when not empty, runs only the exporter of that agent id.
 	Agent string
+	// Skip are agent ids left out (--skip): each is a StatusSkipped row,
+	// "excluded by --skip", and nothing is written for it. The library's
+	// settings (SettingsFile) add theirs, unless Out is set. An id no
+	// exporter has is an error.
+	Skip []string
 	// Since, when not zero, keeps only sessions on or after it.
 	Since time.Time
 	// AccessLevel drops the rows above it: "public", "team" or "private";
@@ -166,17 +172,19 @@ func Run(ctx context.Context, opts Options) ([]Result, error) {
 	if exporters == nil {
 		exporters = registry.All()
 	}
+	var ids []string
+	for _, e := range exporters {
+		ids = append(ids, e.Info().ID)
+	}
 	if opts.Agent != "" {
 		var one []export.Exporter
-		var ids []string
 		for _, e := range exporters {
-			ids = append(ids, e.Info().ID)
 			if e.Info().ID == opts.Agent {
 				one = append(one, e)
 			}
 		}
 		if len(one) == 0 {
-			return nil, fmt.Errorf("no exporter for agent %q (known: %s)", opts.Agent, strings.Join(ids, ", "))
+			return nil, knownAgent(opts.Agent, ids)
 		}
 		exporters = one
 	}
@@ -185,6 +193,24 @@ func Run(ctx context.Context, opts Options) ([]Result, error) {
 	}
 	if opts.Out == "" && opts.Library == "" {
 		return nil, errors.New("no library directory")
+	}
+	skipped := map[string]string{} // agent id: why
+	for _, id := range opts.Skip {
+		if err := knownAgent(id, ids); err != nil {
+			return nil, fmt.Errorf("--skip: %w", err)
+		}
+		skipped[id] = "excluded by --skip"
+	}
+	if opts.Out == "" {
+		settings, err := LoadSettings(opts.Library, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range settings.Skip {
+			if _, ok := skipped[id]; !ok {
+				skipped[id] = "excluded by " + SettingsPath(opts.Library)
+			}
+		}
 	}
 	env := opts.Env
 	if env == nil {
@@ -212,7 +238,12 @@ func Run(ctx context.Context, opts Options) ([]Result, error) {
 		if opts.Progress != nil {
 			opts.Progress(Progress{Index: i, Total: len(exporters), Agent: id})
 		}
-		res := r.one(ctx, e)
+		var res Result
+		if why, ok := skipped[id]; ok {
+			res = Result{Agent: id, Status: StatusSkipped, Reason: why}
+		} else {
+			res = r.one(ctx, e)
+		}
 		results = append(results, res)
 		if opts.Progress != nil {
 			opts.Progress(Progress{Index: i, Total: len(exporters), Agent: id, Result: &res})
