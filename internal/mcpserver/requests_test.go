@@ -184,3 +184,43 @@ func TestQuarantinedCallersProposeOnlyWhereGranted(t *testing.T) {
 		t.Errorf("%d proposals stored; only the granted one should be", len(ps))
 	}
 }
+
+// TestRequestLookupsTellNothingAcrossAreas: a quarantined member granted
+// one area gets the same answer for a request of another area as for one
+// that does not exist.
+func TestRequestLookupsTellNothingAcrossAreas(t *testing.T) {
+	srv, _, reqs := graphServer(t)
+	ctx := context.Background()
+	op := mcptest.Connect(t, srv.Server, "in-memory")
+	got, res := call(t, op, "request_intake", form) // area payments
+	if res.IsError {
+		t.Fatal(errText(res))
+	}
+	reviewer, err := requests.Open(reqs.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reviewer.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+	_, r, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	registry := trust.OpenRegistry(filepath.Join(t.TempDir(), "federation.yaml"))
+	token, err := registry.Add("outsider", trust.TierQuarantined, []string{"platform"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := mcptest.ConnectAs(t, srv.Server, &mcphttp.Auth{Registry: registry}, token, "")
+	for _, tool := range []string{"get_request", "get_dod"} {
+		_, other := call(t, q, tool, map[string]any{"id": r.ID})
+		_, missing := call(t, q, tool, map[string]any{"id": "REQ-2099-0999"})
+		wantOther := strings.Replace(errText(missing), "REQ-2099-0999", r.ID, 1)
+		if !other.IsError || errText(other) != wantOther {
+			t.Errorf("%s of another area's request: %q; of a missing one: %q", tool, errText(other), errText(missing))
+		}
+	}
+	// The operator still reads it.
+	if _, res := call(t, op, "get_request", map[string]any{"id": r.ID}); res.IsError {
+		t.Errorf("operator: %s", errText(res))
+	}
+}

@@ -30,15 +30,23 @@ type requestIn struct {
 // area (op names the tool).
 func (s *Server) loadRequest(extra *mcp.RequestExtra, op, id string) (*requests.Request, trust.Decision, error) {
 	r, err := s.opts.Requests.Get(id)
+	area := ""
+	if err == nil {
+		area = r.Area
+	}
+	d := s.authorize(extra, op, area)
+	notFound := fmt.Errorf("no request %q; list_requests lists them", id)
+	if !d.Allowed {
+		// A caller who may not read the request gets the same answer
+		// whether it exists, is malformed or belongs to an area it was not
+		// granted, so that the answer tells nothing about other areas.
+		return nil, d, notFound
+	}
 	if errors.Is(err, requests.ErrNotFound) {
-		return nil, trust.Decision{}, fmt.Errorf("no request %q; list_requests lists them", id)
+		return nil, d, notFound
 	}
 	if err != nil {
-		return nil, trust.Decision{}, err
-	}
-	d := s.authorize(extra, op, r.Area)
-	if !d.Allowed {
-		return nil, d, deny(d)
+		return nil, d, err
 	}
 	return r, d, nil
 }
