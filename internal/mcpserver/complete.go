@@ -6,7 +6,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/federation"
 	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
@@ -18,8 +17,10 @@ const maxCompletions = 100
 // typed prefix matches case-insensitively. A value that is a credential as
 // a field (redaction.go) is not offered: completing it would show it, and
 // the sentinel is no value to complete to.
+//
+// Like every read it goes through the access decision, and is audited.
 func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	r := federation.Reader(callerOf(req.Extra).MayRead)
+	r := reader(s.authorize(req.Extra, "completion", ""))
 	var values []string
 	total := 0
 	if ref := req.Params.Ref; ref != nil && ref.Type == "ref/resource" {

@@ -7,12 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden tool schemas in testdata/tool_schemas")
@@ -82,5 +84,21 @@ func checkGolden(t *testing.T, tool *mcp.Tool) {
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s schema changed (-golden +now); rerun with -update if intended:\n%s", tool.Name, diff)
+	}
+}
+
+// TestEveryAccessRuleHasASurface: each operation of the access rules
+// table (trust.Ops) is a tool of the full server, a resource read or the
+// completion, so the table holds no rule for something that is gone or
+// misspelt. (Tools the table does not list are refused to quarantined
+// callers, which the tier matrix checks.)
+func TestEveryAccessRuleHasASurface(t *testing.T) {
+	for _, op := range trust.Ops() {
+		if strings.HasPrefix(op, "resource:") || op == "completion" {
+			continue
+		}
+		if !slices.Contains(wantTools, op) {
+			t.Errorf("the access rules name %q, which is no tool of the server", op)
+		}
 	}
 }

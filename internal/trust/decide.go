@@ -61,13 +61,16 @@ var rules = map[string]rule{
 	"resource:agents":             {access: anyTier},
 	"resource:agent-memory":       {access: readNamed},
 	"resource:entity":             {access: anyTier},
-	"list_notes":                  {access: readOptional, page: "notes"},
-	"list_workstreams":            {access: readOptional, page: "workstreams"},
-	"describe_caller":             {access: anyTier},
-	"list_memory_versions":        {access: readNamed},
-	"explain_memory_change":       {access: readNamed},
-	"rollback_agent_memory":       {access: trustedOnly},
-	"reload_library":              {access: trustedOnly},
+	// Completion of the resource templates' arguments: filtered like the
+	// agents and entity resources it completes.
+	"completion":            {access: anyTier},
+	"list_notes":            {access: readOptional, page: "notes"},
+	"list_workstreams":      {access: readOptional, page: "workstreams"},
+	"describe_caller":       {access: anyTier},
+	"list_memory_versions":  {access: readNamed},
+	"explain_memory_change": {access: readNamed},
+	"rollback_agent_memory": {access: trustedOnly},
+	"reload_library":        {access: trustedOnly},
 	// The documentation graph: reads are open to every tier; what a
 	// quarantined caller sees of the memory federation in it is filtered
 	// to its grants.

@@ -204,7 +204,7 @@ func TestQuarantinedAllowlist(t *testing.T) {
 		}
 	}
 	want := []string{
-		"advance_stage", "code_sample_search", "commit_to_federation", "describe_caller", "describe_schema",
+		"advance_stage", "code_sample_search", "commit_to_federation", "completion", "describe_caller", "describe_schema",
 		"docs_fetch", "docs_search", "explain_memory_change", "export_agents",
 		"find_entity", "get_dod", "get_learning_path", "get_related", "get_request", "list_agents", "list_memory_versions",
 		"list_notes", "list_recent_work", "list_requests", "list_workstreams", "query_agent_memory", "query_graph",
