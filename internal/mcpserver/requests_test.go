@@ -224,3 +224,44 @@ func TestRequestLookupsTellNothingAcrossAreas(t *testing.T) {
 		t.Errorf("operator: %s", errText(res))
 	}
 }
+
+// TestCollectionNotificationsNameOnlyWhatEverySubscriberSees: with a
+// quarantined member among the subscribers of the request collection, a
+// new request of an area it was not granted is announced without its uri.
+func TestCollectionNotificationsNameOnlyWhatEverySubscriberSees(t *testing.T) {
+	srv, _, reqs := graphServer(t)
+	ctx := context.Background()
+	registry := trust.OpenRegistry(filepath.Join(t.TempDir(), "federation.yaml"))
+	token, err := registry.Add("outsider", trust.TierQuarantined, []string{"platform"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	updates := make(chan *mcp.ResourceUpdatedNotificationParams, 16)
+	q := mcptest.ConnectAsWith(t, srv.Server, &mcphttp.Auth{Registry: registry}, token, "2025-11-25", &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
+	})
+	const collection = "cogitave://request/"
+	if err := q.Subscribe(ctx, &mcp.SubscribeParams{URI: collection}); err != nil {
+		t.Fatal(err)
+	}
+	op := mcptest.Connect(t, srv.Server, "in-memory")
+	got, res := call(t, op, "request_intake", form) // area payments
+	if res.IsError {
+		t.Fatal(errText(res))
+	}
+	reviewer, err := requests.Open(reqs.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reviewer.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+	if _, _, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice"); err != nil {
+		t.Fatal(err)
+	}
+	u := nextUpdate(t, updates, "")
+	if u.URI != collection {
+		t.Fatalf("update %+v", u)
+	}
+	if name, ok := u.Meta[mcpserver.NodeURIMetaKey]; ok {
+		t.Errorf("the quarantined subscriber was told of %v, a request of an area it was not granted", name)
+	}
+}

@@ -105,7 +105,6 @@ func New(store *federation.Store, opts Options) *Server {
 		PageSize:           opts.PageSize,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
-		InitializedHandler: s.initialized,
 		CompletionHandler:  s.complete,
 		SetCacheable:       cacheHints,
 		// The tool list never changes while the server runs, so tools do
@@ -155,7 +154,7 @@ func New(store *federation.Store, opts Options) *Server {
 		}
 	}
 	// Outermost, so that nothing the others answer escapes it.
-	s.AddReceivingMiddleware(s.redactProtocol)
+	s.AddReceivingMiddleware(s.redactProtocol, s.capSessions)
 	s.AddSendingMiddleware(s.redactNotifications)
 	s.announce(context.Background(), false)
 	return s

@@ -66,28 +66,36 @@ func (s *Server) release(uri string) {
 	}
 }
 
-// initialized caps the sessions of one caller.
-func (s *Server) initialized(_ context.Context, req *mcp.InitializedRequest) {
-	if req.Session == nil {
-		return
-	}
-	caller := callerOf(req.Extra)
-	s.mu.Lock()
-	s.track(req.Session, caller)
-	open := 0
-	for _, st := range s.sessions {
-		if st.caller.ID == caller.ID {
-			open++
+// capSessions caps the sessions of one caller: it records who opened a
+// 2025-11-25 session when it initializes (the initialize request carries
+// the caller's token; the initialized notification does not) and closes a
+// session over MaxSessionsPerCaller once it has answered.
+func (s *Server) capSessions(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		if method != "initialize" || err != nil || !ok || ss == nil {
+			return res, err
 		}
-	}
-	s.mu.Unlock()
-	if open > MaxSessionsPerCaller {
-		if s.opts.Logger != nil {
-			s.opts.Logger.Warn("closing a session over the per-caller limit", "caller", caller.ID, "limit", MaxSessionsPerCaller)
+		caller := callerOf(req.GetExtra())
+		s.mu.Lock()
+		s.track(ss, caller)
+		open := 0
+		for _, st := range s.sessions {
+			if st.caller.ID == caller.ID {
+				open++
+			}
 		}
-		// Not from within the handler: closing waits for the handlers
-		// of the session to return.
-		go req.Session.Close()
+		s.mu.Unlock()
+		if open > MaxSessionsPerCaller {
+			if s.opts.Logger != nil {
+				s.opts.Logger.Warn("closing a session over the per-caller limit", "caller", caller.ID, "limit", MaxSessionsPerCaller)
+			}
+			// Not from within the handler: closing waits for the
+			// session's handlers to return.
+			go ss.Close()
+		}
+		return res, err
 	}
 }
 

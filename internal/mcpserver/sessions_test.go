@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,7 +84,18 @@ func TestSessionsPerCallerAreCapped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	over := mcptest.Connect(t, srv.Server, "http/2025-11-25")
+	// The next one is closed as soon as it has initialized: connecting
+	// fails, or its first call does.
+	hs := httptest.NewServer(mcphttp.Handler(srv.Server, mcphttp.Options{}))
+	defer hs.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "over", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	over, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		return
+	}
+	defer over.Close()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

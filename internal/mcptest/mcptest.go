@@ -121,9 +121,15 @@ func ConnectWith(t testing.TB, srv *mcp.Server, name string, opts *mcp.ClientOpt
 // revision (or the one after a slash in version, e.g. "/2025-11-25").
 func ConnectAs(t testing.TB, srv *mcp.Server, auth *mcphttp.Auth, token, version string) *mcp.ClientSession {
 	t.Helper()
+	return ConnectAsWith(t, srv, auth, token, version, nil)
+}
+
+// ConnectAsWith is ConnectAs with client options (notification handlers).
+func ConnectAsWith(t testing.TB, srv *mcp.Server, auth *mcphttp.Auth, token, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	hs := httptest.NewServer(mcphttp.Handler(srv, mcphttp.Options{Auth: auth}))
 	t.Cleanup(hs.Close)
-	client := mcp.NewClient(&mcp.Implementation{Name: "bourdon-test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "bourdon-test", Version: "1"}, opts)
 	ct := &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: &http.Client{Transport: bearer(token)}}
 	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: strings.TrimPrefix(version, "/")})
 	if err != nil {
