@@ -10,7 +10,6 @@
 package mcpstdio
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -20,6 +19,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/linescan"
 )
 
 // Bounds of one frame.
@@ -80,53 +81,35 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 func (l *lineWriter) Close() error { return nil }
 
 // filter copies well-formed frames from in to the SDK, one per line, and
-// answers the others on w. It returns nil at the end of in.
+// answers the others on w. It returns nil at the end of in, or when the
+// SDK stops reading.
 func filter(in io.Reader, sdk io.Writer, w io.Writer, opts Options) error {
-	br := bufio.NewReaderSize(in, 64<<10)
-	var line []byte
-	for {
-		line = line[:0]
-		tooLong := false
-		var err error
-		for {
-			var chunk []byte
-			chunk, err = br.ReadSlice('\n')
-			if !tooLong {
-				if len(line)+len(chunk) > opts.MaxFrameBytes+1 {
-					tooLong, line = true, line[:0]
-				} else {
-					line = append(line, chunk...)
-				}
-			}
-			if !errors.Is(err, bufio.ErrBufferFull) {
-				break
-			}
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		eof := err != nil
-		switch {
-		case tooLong:
+	err := linescan.Scan(in, opts.MaxFrameBytes, func(_ int, line []byte, tooLong bool) error {
+		if tooLong {
 			answer(w, nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: the message is larger than %d bytes", opts.MaxFrameBytes))
-		default:
-			frame := bytes.TrimSpace(line)
-			if len(frame) == 0 {
-				break
-			}
-			if id, code, msg, ok := check(frame, opts.MaxDepth); !ok {
-				answer(w, id, code, msg)
-				break
-			}
-			if _, err := sdk.Write(append(frame, '\n')); err != nil {
-				return nil // the SDK has stopped reading: the session is over
-			}
-		}
-		if eof {
 			return nil
 		}
+		frame := bytes.TrimSpace(line)
+		if len(frame) == 0 {
+			return nil
+		}
+		if id, code, msg, ok := check(frame, opts.MaxDepth); !ok {
+			answer(w, id, code, msg)
+			return nil
+		}
+		if _, err := sdk.Write(append(frame, '\n')); err != nil {
+			return errSessionOver
+		}
+		return nil
+	})
+	if errors.Is(err, errSessionOver) {
+		return nil
 	}
+	return err
 }
+
+// errSessionOver stops the filter once the SDK has stopped reading.
+var errSessionOver = errors.New("the session is over")
 
 // check decides whether frame is one well-formed JSON-RPC message. When it
 // is not, it returns the id to answer with (nil for null), the error code

@@ -1,11 +1,10 @@
 package nativestore
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"io"
-	"os"
+
+	"github.com/getbourdon/bourdon-go/internal/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/linescan"
 )
 
 // MaxLine is the default bound on one JSON Lines record: longer lines are
@@ -21,45 +20,20 @@ func Lines(r io.Reader, maxLine int, fn func(n int, line []byte) error) (long []
 	if maxLine <= 0 {
 		maxLine = MaxLine
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
-	for n := 1; ; n++ {
-		buf = buf[:0]
-		tooLong := false
-		for {
-			chunk, err := br.ReadSlice('\n')
-			if !tooLong {
-				if len(buf)+len(chunk) > maxLine+1 {
-					tooLong, buf = true, buf[:0]
-				} else {
-					buf = append(buf, chunk...)
-				}
-			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
-			}
-			if err != nil && !errors.Is(err, io.EOF) {
-				return long, err
-			}
-			eof := err != nil
-			if tooLong {
-				long = append(long, n)
-			} else if line := bytes.TrimRight(buf, "\r\n"); len(line) > 0 || !eof {
-				if err := fn(n, line); err != nil {
-					return long, err
-				}
-			}
-			if eof {
-				return long, nil
-			}
-			break
+	err = linescan.Scan(r, maxLine, func(n int, line []byte, tooLong bool) error {
+		if tooLong {
+			long = append(long, n)
+			return nil
 		}
-	}
+		return fn(n, line)
+	})
+	return long, err
 }
 
-// FileLines is Lines over the file at path.
+// FileLines is Lines over the regular file at path (a FIFO or a device in
+// a store is refused, never waited on).
 func FileLines(path string, maxLine int, fn func(n int, line []byte) error) (long []int, err error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
