@@ -5,7 +5,7 @@
 #
 #   .ci/fuzz.sh                      # every target, 10 s each
 #   FUZZTIME=10m .ci/fuzz.sh         # the longer run, e.g. nightly
-#   go test -run '^$' -fuzz '^FuzzCommitRequest$' -fuzztime 1h ./internal/commit/
+#   go test -run '^$' -fuzz '^FuzzCommitRequest$' -fuzztime 1h ./internal/memory/commit/
 #                                    # one target, as long as you like
 #
 # A failing input is written to <package>/testdata/fuzz/<Target>/; commit it

@@ -15,9 +15,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/federation"
-	"github.com/getbourdon/bourdon-go/internal/mcphttp"
-	"github.com/getbourdon/bourdon-go/internal/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 

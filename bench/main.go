@@ -27,7 +27,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/libgen"
+	"github.com/getbourdon/bourdon-go/internal/testkit/libgen"
 )
 
 // config holds the command-line flags.

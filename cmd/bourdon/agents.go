@@ -8,10 +8,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/federation"
-	"github.com/getbourdon/bourdon-go/internal/library"
-	"github.com/getbourdon/bourdon-go/internal/pyfmt"
-	"github.com/getbourdon/bourdon-go/internal/redact"
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
 // trayTextLimit is the length the tray's text fields are cut to (the

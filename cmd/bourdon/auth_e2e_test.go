@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 )
 
 var tokenRE = regexp.MustCompile(`token: (bdn_[0-9a-f]{48})`)

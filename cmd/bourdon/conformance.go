@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/getbourdon/bourdon-go/internal/conformance"
-	"github.com/getbourdon/bourdon-go/internal/endpoint"
-	"github.com/getbourdon/bourdon-go/internal/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
+	"github.com/getbourdon/bourdon-go/internal/testkit/conformance"
 )
 
 // newConformanceCommand returns the hidden command that serves the MCP

@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/federation"
-	"github.com/getbourdon/bourdon-go/internal/library"
-	"github.com/getbourdon/bourdon-go/internal/turn"
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/recall/turn"
 )
 
 // addCursorCompileTurn adds "bourdon cursor compile-turn", the reference's

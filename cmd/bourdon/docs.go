@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/getbourdon/bourdon-go/internal/docs"
-	"github.com/getbourdon/bourdon-go/internal/graph"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
 )
 
 func newDocsCommand() *cobra.Command {

@@ -13,11 +13,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/getbourdon/bourdon-go/internal/embed"
-	"github.com/getbourdon/bourdon-go/internal/endpoint"
-	"github.com/getbourdon/bourdon-go/internal/federation"
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
-	"github.com/getbourdon/bourdon-go/internal/knowledge"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/knowledge"
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/recall/embed"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 )
 

@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/getbourdon/bourdon-go/internal/doctor"
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/registry"
+	"github.com/getbourdon/bourdon-go/internal/install/doctor"
 )
 
 func newDoctorCommand() *cobra.Command {

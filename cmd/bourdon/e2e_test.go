@@ -17,7 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 

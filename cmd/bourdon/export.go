@@ -12,9 +12,9 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/registry"
 	"github.com/getbourdon/bourdon-go/internal/export/runner"
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
-	"github.com/getbourdon/bourdon-go/internal/library"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // exportDeps is what the export commands take from the machine. Tests

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/redact"
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
 var updateExportGolden = flag.Bool("update-export", false, "rewrite the golden export-all outputs in testdata/")

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getbourdon/bourdon-go/internal/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 )
 
 func TestHistoryCommand(t *testing.T) {

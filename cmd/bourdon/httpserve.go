@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 )
 
 // newLogger writes text logs to stderr, at warning level when quiet.

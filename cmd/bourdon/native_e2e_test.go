@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 )
 
 // exportSummary is the part of `export-all --json` the test reads.

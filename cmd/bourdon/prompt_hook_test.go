@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/getbourdon/bourdon-go/internal/mcpserver"
-	"github.com/getbourdon/bourdon-go/internal/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 )
 
 // runWithStdin runs the root command with args and stdin.

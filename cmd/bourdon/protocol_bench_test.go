@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/libgen"
+	"github.com/getbourdon/bourdon-go/internal/testkit/libgen"
 )
 
 // These benchmarks time whole round trips to the real binary:

@@ -15,19 +15,19 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/getbourdon/bourdon-go/internal/commit"
-	"github.com/getbourdon/bourdon-go/internal/deeper"
 	"github.com/getbourdon/bourdon-go/internal/demo"
-	"github.com/getbourdon/bourdon-go/internal/endpoint"
-	"github.com/getbourdon/bourdon-go/internal/federation"
-	"github.com/getbourdon/bourdon-go/internal/library"
-	"github.com/getbourdon/bourdon-go/internal/mcphttp"
-	"github.com/getbourdon/bourdon-go/internal/mcpserver"
-	"github.com/getbourdon/bourdon-go/internal/mcpstdio"
-	"github.com/getbourdon/bourdon-go/internal/peer"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpstdio"
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/peer"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
+	"github.com/getbourdon/bourdon-go/internal/recall/deeper"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
-	"github.com/getbourdon/bourdon-go/internal/visibility"
 )
 
 type serveFlags struct {

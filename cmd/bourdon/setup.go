@@ -16,7 +16,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/registry"
-	"github.com/getbourdon/bourdon-go/internal/setup"
+	"github.com/getbourdon/bourdon-go/internal/install/setup"
 )
 
 func newSetupCommand() *cobra.Command {

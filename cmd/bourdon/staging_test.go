@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/getbourdon/bourdon-go/internal/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 )
 
 // runWriteCLI runs one "bourdon" subcommand in-process and returns stdout,

@@ -11,13 +11,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/getbourdon/bourdon-go/internal/deeper"
-	"github.com/getbourdon/bourdon-go/internal/federation"
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
-	"github.com/getbourdon/bourdon-go/internal/library"
-	"github.com/getbourdon/bourdon-go/internal/redact"
-	"github.com/getbourdon/bourdon-go/internal/visibility"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/recall/deeper"
+	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
 // twinFlags are the flags of the command-line twins of the turn tools,

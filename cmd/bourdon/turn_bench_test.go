@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/libgen"
+	"github.com/getbourdon/bourdon-go/internal/testkit/libgen"
 )
 
 // BenchmarkPrepareTurnProcess times "bourdon prepare-turn" as a prompt

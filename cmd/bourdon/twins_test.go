@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/getbourdon/bourdon-go/internal/mcpserver"
-	"github.com/getbourdon/bourdon-go/internal/mcptest"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

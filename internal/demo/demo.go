@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // Write creates dir/agents/ with the demo manifests, dating sessions

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/l5"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 func TestDemoManifestsAreValid(t *testing.T) {

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/getbourdon/bourdon-go/internal/docs"
-	"github.com/getbourdon/bourdon-go/internal/graph"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 func TestWriteDocsLoadsWithoutProblems(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 func TestNativeText(t *testing.T) {

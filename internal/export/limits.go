@@ -1,6 +1,6 @@
 package export
 
-// The L5 schema's bounds (internal/l5/l5_schema.json) that an exporter
+// The L5 schema's bounds (internal/memory/l5/l5_schema.json) that an exporter
 // must respect before it hands rows to the runner (⚠ #9): longer lists are
 // cut and longer strings shortened, so that every manifest validates.
 // Lengths count code points, as the schema's maxLength does.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 )
 
 // The bounds are the schema's own: a change to one side fails here.

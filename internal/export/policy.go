@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/getbourdon/bourdon-go/internal/visibility"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
 
 // Level resolves the visibility of a row with the policy, in the

@@ -1,7 +1,7 @@
 package export
 
 import (
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // Agent is a manifest's agent block.

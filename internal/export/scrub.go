@@ -10,7 +10,7 @@ import (
 // The reference's exporters scrub text themselves before it reaches a
 // manifest, with four slightly different batteries (named A to D in
 // docs/exporters.md). They are reproduced here for byte parity; the runner
-// then applies the server's broader battery (internal/redact) to every
+// then applies the server's broader battery (internal/trust/redact) to every
 // string as well, so a secret the reference would let through never
 // reaches our manifests either.
 //

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // TestStoreDoesNotFollowLinksOutOfTheLibrary: a request file, proposals/

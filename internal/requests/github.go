@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/endpoint"
+	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
 )
 
 // GitHubConfig configures the GitHub tracker.

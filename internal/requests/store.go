@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // MaxFileBytes bounds a request or proposal file: a larger file is

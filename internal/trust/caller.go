@@ -17,7 +17,7 @@ import (
 	"crypto/subtle"
 	"slices"
 
-	"github.com/getbourdon/bourdon-go/internal/visibility"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
 
 // Tier is how far the federation trusts a caller. The zero value is

@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/getbourdon/bourdon-go/internal/visibility"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
 
 func TestTiers(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/getbourdon/bourdon-go/internal/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 )
 
 // access is how an operation treats a caller that is not trusted. Trusted

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/getbourdon/bourdon-go/internal/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 )
 
 const conformance = "../../testdata/conformance"

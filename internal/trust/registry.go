@@ -17,10 +17,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
-	"github.com/getbourdon/bourdon-go/internal/l5"
-	"github.com/getbourdon/bourdon-go/internal/pyfmt"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // RegistryEnv names the environment variable that overrides the registry

@@ -3,8 +3,8 @@ package trust
 import (
 	"fmt"
 
-	"github.com/getbourdon/bourdon-go/internal/pyfmt"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // The keys of a registry row, as the reference names them.

@@ -21,9 +21,9 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/mdfile"
-	"github.com/getbourdon/bourdon-go/internal/l5"
-	"github.com/getbourdon/bourdon-go/internal/visibility"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // ID is the agent id.

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/visibility"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
 
 // mergeEntities merges the sources' entities, in the order given

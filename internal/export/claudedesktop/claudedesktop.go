@@ -33,7 +33,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
-	"github.com/getbourdon/bourdon-go/internal/visibility"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
 
 // surface is what differs between the two exporters.

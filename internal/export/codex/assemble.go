@@ -10,8 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/getbourdon/bourdon-go/internal/codexstore"
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/codexstore"
 )
 
 // Bounds of the texts the export writes. The reference cuts key actions

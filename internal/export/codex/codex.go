@@ -17,8 +17,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/getbourdon/bourdon-go/internal/codexstore"
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/codexstore"
 )
 
 // Contract strings shared with the reference.

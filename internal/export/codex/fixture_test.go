@@ -186,7 +186,7 @@ func (s *store) realistic() {
 	}
 	bigPath := s.rollout("sessions", "0199a1b2-0005-7c3e-9d00-00000000a005", "2026-11-24T17:45:00Z", "/home/dev/repos/bourdon-go",
 		[]string{"Design the Bourdon recognition first runtime layer for the Go port"},
-		[]string{"*** Update File: internal/turn/turn.go"}, big.String())
+		[]string{"*** Update File: internal/recall/turn/turn.go"}, big.String())
 	// A rollout with a corrupt line (not UTF-8) and a line that is not JSON.
 	corrupt := s.rollout("sessions", "0199a1b2-0006-7c3e-9d00-00000000a006", "2026-11-25T10:00:00Z", "/home/dev/repos/payments-api",
 		[]string{"Investigate the flaky settlement test"}, nil,

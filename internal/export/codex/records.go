@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/getbourdon/bourdon-go/internal/codexstore"
+	"github.com/getbourdon/bourdon-go/internal/export/codexstore"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/getbourdon/bourdon-go/internal/codexstore"
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/codexstore"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 )
 

@@ -16,8 +16,8 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/mdfile"
-	"github.com/getbourdon/bourdon-go/internal/l5"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // The two agents.

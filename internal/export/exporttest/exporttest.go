@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/l5"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden manifests in testdata/")

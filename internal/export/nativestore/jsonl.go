@@ -3,8 +3,8 @@ package nativestore
 import (
 	"io"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
-	"github.com/getbourdon/bourdon-go/internal/linescan"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/platform/linescan"
 )
 
 // MaxLine is the default bound on one JSON Lines record: longer lines are

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 )
 
 func TestTableIsSortedUniqueAndValid(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // ParseSince reads the --since of the export commands: an RFC 3339

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/commit"
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/l5"
-	"github.com/getbourdon/bourdon-go/internal/redact"
-	"github.com/getbourdon/bourdon-go/internal/visibility"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
 // fake is a test exporter: export says what it returns.

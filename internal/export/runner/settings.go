@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/getbourdon/bourdon-go/internal/fsutil"
-	"github.com/getbourdon/bourdon-go/internal/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 // SettingsFile is the library's export settings, relative to the library:

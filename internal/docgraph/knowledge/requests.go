@@ -1,0 +1,73 @@
+package knowledge
+
+import (
+	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/requests"
+)
+
+// Requests of the request lifecycle join the graph as Request nodes, uid
+// the request id: stage, owner, type, area, requester and title as
+// properties, the problem and desired outcome as content, and an xref
+// edge to every node of the graph its links or its plan's blast radius
+// name. A request belongs to its area the way an entity belongs to its
+// agent: a quarantined caller sees the requests of the areas it was
+// granted.
+
+// requestsStamp fingerprints the request store's folder; 0 without one.
+func (b *Base) requestsStamp() uint64 {
+	if b.opts.Requests == nil {
+		return 0
+	}
+	return fingerprint([]string{b.opts.Requests.Root()})
+}
+
+// requests returns every accepted request, logging the files that cannot
+// be read.
+func (b *Base) requests() []*requests.Request {
+	if b.opts.Requests == nil {
+		return nil
+	}
+	all, problems, err := b.opts.Requests.All()
+	if err != nil {
+		b.log.Warn("requests cannot be listed", "err", err)
+	}
+	for _, p := range problems {
+		b.log.Warn("request file skipped", "file", p.File, "problem", p.Message)
+	}
+	return all
+}
+
+// requestNode is the node of a request.
+func requestNode(r *requests.Request) graph.Node {
+	content := strings.TrimSpace(r.Problem + "\n\n" + r.DesiredOutcome)
+	n := graph.Node{
+		UID:   r.ID,
+		Label: graph.Request,
+		Props: map[string]any{
+			"title": r.Title, "stage": string(r.Stage), "owner": r.Owner, "type": r.Type, "area": r.Area,
+			"requester": r.Requester, "summary": r.Problem, "desiredOutcome": r.DesiredOutcome,
+			"transitions": float64(len(r.History)), "visibility": "public",
+		},
+		Content:      content,
+		LastModified: r.Updated,
+		Source:       "requests/" + r.ID + ".yaml",
+	}
+	return hashed(n)
+}
+
+// requestTargets lists the uids a request names: its links' and its
+// plan's blast radius.
+func requestTargets(r *requests.Request) []string {
+	var out []string
+	for _, l := range r.Links {
+		if l.UID != "" {
+			out = append(out, l.UID)
+		}
+	}
+	if r.Plan != nil {
+		out = append(out, r.Plan.BlastRadius...)
+	}
+	return out
+}

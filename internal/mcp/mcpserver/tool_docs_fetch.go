@@ -1,0 +1,157 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+)
+
+// defaultLocale is the one locale the corpus is written in.
+const defaultLocale = "en-us"
+
+type docsFetchIn struct {
+	UID     string `json:"uid" jsonschema:"The node's uid (also accepted as @uid, <xref:uid> or xref:uid)."`
+	Moniker string `json:"moniker,omitempty" jsonschema:"The product version the content must apply to, e.g. yuva-2.0."`
+	Locale  string `json:"locale,omitempty" jsonschema:"Locale of the content; the corpus is written in en-us, which is served for any other (localeFallback says so)."`
+	docsAccess
+}
+
+// nodeContent is a node with everything it holds.
+type nodeContent struct {
+	nodeRef
+	Content      string `json:"content"`
+	ContentHash  string `json:"contentHash"`
+	LastModified string `json:"lastModified"`
+	MonikerRange string `json:"monikerRange,omitempty"`
+	// Moniker is the version the content was rendered for: moniker
+	// blocks of other versions are left out. Empty: every block, as
+	// written.
+	Moniker        string         `json:"moniker,omitempty"`
+	Locale         string         `json:"locale"`
+	LocaleFallback bool           `json:"localeFallback,omitempty"`
+	FrontMatter    map[string]any `json:"frontMatter,omitempty"`
+	Properties     map[string]any `json:"properties"`
+	Source         string         `json:"source,omitempty"`
+}
+
+func contentOf(n *graph.Node) nodeContent {
+	fm, _ := n.Props["frontMatter"].(map[string]any)
+	return nodeContent{
+		nodeRef: refOf(n), Content: n.Content, ContentHash: n.ContentHash,
+		LastModified: n.LastModified.UTC().Format(time.RFC3339), MonikerRange: n.Str("monikerRange"),
+		Locale: defaultLocale, FrontMatter: fm, Properties: n.Props, Source: n.Source,
+	}
+}
+
+func (s *Server) registerDocsFetch() {
+	docsTool(s, &mcp.Tool{
+		Name:        "docs_fetch",
+		Description: "Fetch one node of the documentation graph by uid: its content (markdown for documents; with moniker, as read in that product version), contentHash, lastModified, front matter and properties. An unknown uid names the three closest.",
+	}, nil, func(ctx context.Context, in docsFetchIn, v view) (nodeContent, error) {
+		_, n, ok := v.lookup(in.UID)
+		if !ok {
+			return nodeContent{}, v.unknownUID(in.UID)
+		}
+		if err := appliesTo(n, in.Moniker, v.snap.Graph.Monikers()); err != nil {
+			return nodeContent{}, err
+		}
+		out := contentOf(n)
+		out.Content = docs.ContentFor(n.Content, in.Moniker, v.snap.Graph.Monikers())
+		out.Moniker = in.Moniker
+		if in.Locale != "" && !strings.EqualFold(in.Locale, defaultLocale) {
+			out.LocaleFallback = true
+		}
+		return out, nil
+	})
+}
+
+// appliesTo checks that a node's moniker range (if any) includes the
+// requested moniker.
+func appliesTo(n *graph.Node, moniker string, registry []graph.Moniker) error {
+	if moniker == "" {
+		return nil
+	}
+	known := false
+	for _, m := range registry {
+		known = known || m.Name == moniker
+	}
+	if !known {
+		var names []string
+		for _, m := range registry {
+			names = append(names, m.Name)
+		}
+		return fmt.Errorf("unknown moniker %q; known monikers: %s", moniker, strings.Join(names, ", "))
+	}
+	rng := n.Str("monikerRange")
+	if rng == "" {
+		return nil
+	}
+	r, err := docs.ParseMonikerRange(rng)
+	if err != nil || !r.Includes(moniker, registry) {
+		return fmt.Errorf("%s does not apply to %s (it applies to %s)", n.UID, moniker, rng)
+	}
+	return nil
+}
+
+type resolveXrefIn struct {
+	UID     string `json:"uid" jsonschema:"The uid to resolve, as cited: uid, @uid, <xref:uid> or xref:uid."`
+	Moniker string `json:"moniker,omitempty" jsonschema:"The product version the citation is read in, e.g. yuva-2.0."`
+	docsAccess
+}
+
+type backlink struct {
+	nodeRef
+	EdgeType graph.EdgeType `json:"edgeType"`
+}
+
+type resolveXrefOut struct {
+	nodeRef
+	Href string `json:"href,omitempty"`
+	// SupersededBy is the node that replaces this one, if any.
+	SupersededBy *nodeRef `json:"supersededBy"`
+	// Backlinks are the visible nodes that cite or contain this one.
+	Backlinks []backlink `json:"backlinks"`
+	// AppliesToMoniker is false when the node's moniker range excludes
+	// the requested moniker.
+	AppliesToMoniker bool   `json:"appliesToMoniker"`
+	MonikerRange     string `json:"monikerRange,omitempty"`
+}
+
+func (s *Server) registerResolveXref() {
+	docsTool(s, &mcp.Tool{
+		Name:        "resolve_xref",
+		Description: "Resolve a cross-reference (@uid, <xref:uid>) to the node's current title and URI, moniker-aware; reports the node that supersedes it and the nodes that cite it (backlinks).",
+	}, nil, func(ctx context.Context, in resolveXrefIn, v view) (resolveXrefOut, error) {
+		id, n, ok := v.lookup(in.UID)
+		if !ok {
+			return resolveXrefOut{}, v.unknownUID(in.UID)
+		}
+		g := v.snap.Graph
+		out := resolveXrefOut{nodeRef: refOf(n), Href: n.Str("href"), Backlinks: []backlink{}, AppliesToMoniker: true, MonikerRange: n.Str("monikerRange")}
+		if err := appliesTo(n, in.Moniker, g.Monikers()); err != nil {
+			if strings.HasPrefix(err.Error(), "unknown moniker") {
+				return resolveXrefOut{}, err
+			}
+			out.AppliesToMoniker = false
+		}
+		for _, e := range g.Out(id) {
+			if e.Type == graph.SupersededBy && v.visible(e.Node) {
+				r := refOf(g.Node(e.Node))
+				out.SupersededBy = &r
+				break
+			}
+		}
+		for _, e := range g.In(id) {
+			if v.visible(e.Node) && e.Type != graph.SupersededBy {
+				out.Backlinks = append(out.Backlinks, backlink{refOf(g.Node(e.Node)), e.Type})
+			}
+		}
+		return out, nil
+	})
+}

@@ -1,0 +1,50 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/memory/peer"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+)
+
+type findEntityIn struct {
+	Name string `json:"name" jsonschema:"Entity name or alias to look up; case and surrounding spaces are ignored."`
+	accessArgs
+	hopArg
+}
+
+type findEntityOut struct {
+	Name           string                   `json:"name"`
+	AccessLevel    string                   `json:"access_level"`
+	IncludePrivate bool                     `json:"include_private"`
+	Matches        []federation.EntityMatch `json:"matches"`
+	peerFields
+}
+
+func (s *Server) registerFindEntity(srv *mcp.Server) {
+	addTool(srv, &mcp.Tool{
+		Name:        "find_entity",
+		Description: "Find an entity by name or alias across every agent. Each match lists the agents that know it, their summaries, types and tags. With peers configured, peer servers' matches are merged in, their agents tagged peer:<peer>:<agent>.",
+	}, merge(s.accessDefaults(visibility.Public), hopDefault), func(ctx context.Context, req *mcp.CallToolRequest, in findEntityIn) (findEntityOut, error) {
+		level, err := in.level()
+		if err != nil {
+			return findEntityOut{}, err
+		}
+		d := s.authorize(req.Extra, "find_entity", "")
+		out := findEntityOut{
+			Name:           in.Name,
+			AccessLevel:    in.AccessLevel,
+			IncludePrivate: in.IncludePrivate,
+			Matches:        s.store.FindEntity(in.Name, level, reader(d)),
+		}
+		if s.federates(d, in.FederationHop) {
+			var rep peer.Report
+			out.Matches, rep = s.opts.Peers.FindEntity(ctx, in.Name, peerAccess(level, in.accessArgs), out.Matches)
+			out.peerFields = reported(rep)
+		}
+		return out, nil
+	})
+}

@@ -1,0 +1,36 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/deeper"
+)
+
+type deeperIn struct {
+	Prompt string `json:"prompt" jsonschema:"The user's message."`
+	accessArgs
+}
+
+func (s *Server) registerGetDeeperContext(srv *mcp.Server) {
+	addTool(srv, &mcp.Tool{
+		Name: "get_deeper_context",
+		Description: "The slower companion of prepare_recognition_context: context for the prompt assembled from the library (entity summaries, sessions' key actions, workstreams, notes), " +
+			"ranked, bounded and redacted, with its provenance (source, entities, doors, truncated, reason when empty), plus an external L2 backend when one is configured.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(s.opts.DeeperL2 != nil)},
+	}, s.accessDefaults(visibility.Team), func(ctx context.Context, req *mcp.CallToolRequest, in deeperIn) (deeper.Payload, error) {
+		level, err := in.level()
+		if err != nil {
+			return deeper.Payload{}, err
+		}
+		d := s.authorize(req.Extra, "get_deeper_context", "")
+		if !d.Allowed {
+			return deeper.Payload{}, deny(d)
+		}
+		return s.deeper.DeeperContext(ctx, deeper.Request{
+			Prompt: in.Prompt, AccessLevel: in.AccessLevel, Level: level, IncludePrivate: in.IncludePrivate, Reader: reader(d),
+		}), nil
+	})
+}

@@ -1,0 +1,398 @@
+package commit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
+)
+
+// An export writes what an exporter read from an agent's native store
+// (internal/export) into that agent's manifest, through the same steps as
+// a commit: the agent's cross-process lock, the manifest read again under
+// it, no_op when nothing changes, the replaced state archived, a
+// provenance record (op "export") and an atomic write.
+//
+// Unlike a commit, an export knows which rows are its own. An exporter
+// owns the rows it produced in its previous export of that agent, by the
+// keys the commit path merges on (entities and workstreams by their
+// trimmed, lower-cased name; sessions by date and cwd; notes by date and
+// text). On export:
+//
+//   - a row whose key the exporter produces now is replaced by the
+//     exporter's version (a second row with that key is dropped);
+//   - a row whose key it produced last time but not now is removed;
+//   - every other row (committed over MCP, promoted from staging, written
+//     by hand) is kept as it is, after the exporter's rows.
+//
+// Sessions are then ordered newest first, as every commit leaves them.
+// The manifest's header (spec_version, the agent block, capabilities,
+// visibility_policy and any other key that is not a list of rows) is the
+// exporter's; last_updated is the time of the write.
+//
+// A commit over MCP of a row whose key an exporter owns merges into that
+// row as usual, and the next export replaces the row with the exporter's
+// version again (the native store is the source of that row); a row the
+// exporter stops producing goes, whoever touched it last. A caller who
+// wants a row to survive gives it a key of its own.
+//
+// The owned keys are kept in <library>/.bourdon/exports/<agent>.json,
+// written atomically under the agent's lock, never in the manifest, which
+// stays a plain L5 file. A missing or unreadable record owns nothing: the
+// first export over a library the Python exporters wrote replaces the
+// rows it produces and keeps the others.
+
+// ExportRequest is one exporter's output for one agent.
+type ExportRequest struct {
+	AgentID string
+	// Document is the exporter's manifest (export.Output.Manifest): its
+	// header and its rows. last_updated is ignored.
+	Document *yaml11.Map
+	// Provenance is who writes; the zero value is ExporterProvenance.
+	Provenance Provenance
+	// DryRun computes the result without taking the lock or writing
+	// anything.
+	DryRun bool
+}
+
+// ExporterProvenance is who an export writes as: caller
+// "exporter:<agent_id>", tier operator (an exporter is the operator's own
+// program, reading the operator's own stores).
+func ExporterProvenance(id string) Provenance {
+	return Provenance{Caller: "exporter:" + id, CallerTier: "operator"}
+}
+
+// ExportResult summarises an export.
+type ExportResult struct {
+	AgentID string `json:"agent_id"`
+	Path    string `json:"path"`
+	// Entities and Sessions count the exporter's rows, after its own
+	// duplicates are folded.
+	Entities        int `json:"entities"`
+	Sessions        int `json:"sessions"`
+	EntitiesAdded   int `json:"entities_added"`
+	EntitiesUpdated int `json:"entities_updated"`
+	EntitiesRemoved int `json:"entities_removed"`
+	SessionsAdded   int `json:"sessions_added"`
+	SessionsUpdated int `json:"sessions_updated"`
+	SessionsRemoved int `json:"sessions_removed"`
+	// TotalEntities and TotalSessions count the rows of the resulting
+	// manifest, the exporter's and everybody else's.
+	TotalEntities int    `json:"total_entities"`
+	TotalSessions int    `json:"total_sessions"`
+	LastUpdated   string `json:"last_updated"`
+	// NoOp is set when the resulting manifest equals the stored one:
+	// nothing was written, no version archived, no provenance recorded.
+	NoOp   bool   `json:"no_op"`
+	Digest string `json:"digest"`
+	// Changes lists the keys added, updated and removed, by kind, as
+	// provenance records them.
+	Changes map[string][]string `json:"changes,omitempty"`
+}
+
+// ExportsDir is where exports keep their bookkeeping: the rows each
+// exporter owns (<agent>.json) and the runner's incremental caches.
+func (w *Writer) ExportsDir() string { return filepath.Join(w.root, ".bourdon", "exports") }
+
+func (w *Writer) ownedPath(id string) string { return filepath.Join(w.ExportsDir(), id+".json") }
+
+// CachePath is where the export runner keeps agent id's incremental cache.
+func (w *Writer) CachePath(id string) string { return filepath.Join(w.ExportsDir(), id+".cache.json") }
+
+// ReadCache reads agent id's export cache (at most limit bytes) through
+// the library's tree, as every file of the exports folder is read.
+func (w *Writer) ReadCache(id string, limit int64) ([]byte, error) {
+	return w.tree.ReadRegular(w.CachePath(id), limit)
+}
+
+// WriteCache replaces agent id's export cache, atomically, readable by
+// its owner only, through the library's tree.
+func (w *Writer) WriteCache(id string, data []byte) error {
+	return w.tree.WriteAtomic(w.CachePath(id), data, 0o600)
+}
+
+// Export writes an exporter's document into the agent's manifest. See the
+// comment at the top of this file for which rows it replaces, removes and
+// keeps. A stored manifest that cannot be parsed is a *CorruptError and
+// nothing is written; a document without a valid agent block or with rows
+// the commit path refuses is a *ValidationError.
+func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, error) {
+	header, rows, err := validateExport(&req)
+	if err != nil {
+		return ExportResult{}, err
+	}
+	id := req.AgentID
+	if req.Provenance.Caller == "" {
+		req.Provenance = ExporterProvenance(id)
+	}
+	if req.DryRun {
+		if err := ctx.Err(); err != nil {
+			return ExportResult{}, err
+		}
+	} else {
+		unlock, err := w.lockAgent(ctx, id)
+		if err != nil {
+			return ExportResult{}, err
+		}
+		defer unlock()
+	}
+	before, beforeBytes, currentDigest, err := w.readCurrent(id)
+	if err != nil {
+		return ExportResult{}, err
+	}
+	owned, ownedBytes, err := w.readOwned(id)
+	if err != nil {
+		return ExportResult{}, err
+	}
+	now := w.Now().UTC()
+	m, c, produced := exportManifest(header, rows, before, owned, isoNow(now))
+	res := ExportResult{AgentID: id, Path: w.ManifestPath(id), Digest: Digest(m), Changes: c.describe()}
+	res.Entities, res.Sessions = len(produced[0]), len(produced[1])
+	res.EntitiesAdded, res.EntitiesUpdated, res.EntitiesRemoved = len(c[0].added), len(c[0].updated), len(c[0].removed)
+	res.SessionsAdded, res.SessionsUpdated, res.SessionsRemoved = len(c[1].added), len(c[1].updated), len(c[1].removed)
+	res.TotalEntities, res.TotalSessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
+	res.LastUpdated = textOf(m.Value(l5.KeyLastUpdated))
+	newOwned := encodeOwned(id, produced)
+	if before != nil && res.Digest == currentDigest {
+		res.NoOp, res.LastUpdated = true, textOf(before.Value(l5.KeyLastUpdated))
+		if !req.DryRun && !bytes.Equal(newOwned, ownedBytes) {
+			// The manifest already holds these rows (the Python exporters
+			// wrote it, or the record was lost): only the record of what
+			// this exporter owns is written.
+			if err := w.tree.WriteAtomic(w.ownedPath(id), newOwned, 0o644); err != nil {
+				return ExportResult{}, err
+			}
+		}
+		return res, nil
+	}
+	if req.DryRun {
+		return res, nil
+	}
+	// The record first grows to cover the rows of both exports, so that a
+	// crash before the manifest is written leaves the next export owning
+	// every row this one would have replaced; it shrinks to this export's
+	// rows once the manifest is in place.
+	widened := encodeOwned(id, widen(owned, produced))
+	if !bytes.Equal(widened, ownedBytes) {
+		if err := w.tree.WriteAtomic(w.ownedPath(id), widened, 0o644); err != nil {
+			return ExportResult{}, err
+		}
+	}
+	ch := Change{Op: OpExport, Changes: res.Changes}
+	if err := w.writeManifest(id, m, res.Digest, beforeBytes, currentDigest, now, ch, req.Provenance); err != nil {
+		return ExportResult{}, err
+	}
+	if !bytes.Equal(newOwned, widened) {
+		if err := w.tree.WriteAtomic(w.ownedPath(id), newOwned, 0o644); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// validateExport checks an export's document and splits it into its
+// header (every key but the row lists and last_updated, copied) and its
+// rows, validated and converted as a commit's are.
+func validateExport(req *ExportRequest) (*yaml11.Map, [4][]*yaml11.Map, error) {
+	var rows [4][]*yaml11.Map
+	id := req.AgentID
+	if !l5.ValidAgentID(id) {
+		return nil, rows, invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
+	}
+	if req.Document == nil {
+		return nil, rows, invalid("an export of %s has no document", pyfmt.Quote(id))
+	}
+	header := yaml11.NewMap(req.Document.Len())
+	rowsReq := Request{AgentID: id}
+	lists := map[string]*[]any{
+		l5.KeyEntities: &rowsReq.Entities, l5.KeySessions: &rowsReq.Sessions,
+		l5.KeyWorkstreams: &rowsReq.Workstreams, l5.KeyNotes: &rowsReq.Notes,
+	}
+	for _, e := range req.Document.Entries() {
+		if dst, isRows := lists[e.Key]; isRows {
+			list, ok := e.Value.([]any)
+			if !ok && e.Value != nil {
+				return nil, rows, invalid("the export's %s is not a list: %s", e.Key, pyfmt.Repr(e.Value))
+			}
+			*dst = list
+			continue
+		}
+		if e.Key != l5.KeyLastUpdated {
+			header.Set(e.Key, toValue(e.Value))
+		}
+	}
+	agent, ok := header.Value(l5.KeyAgent).(*yaml11.Map)
+	if !ok {
+		return nil, rows, invalid("the export of %s has no agent block", pyfmt.Quote(id))
+	}
+	if got, _ := agent.Value("id").(string); got != id {
+		return nil, rows, invalid("the export's agent.id %s is not %s", pyfmt.Repr(agent.Value("id")), pyfmt.Quote(id))
+	}
+	agentType, _ := agent.Value("type").(string)
+	if err := checkAgentType(agentType); err != nil {
+		return nil, rows, err
+	}
+	rows, err := validate(&rowsReq)
+	return header, rows, err
+}
+
+// topLevelOrder is the order of a manifest's keys: the reference's
+// exporters' order, then the two kinds of rows only commits write. Other
+// keys of the exporter's header follow, in its order.
+var topLevelOrder = []string{
+	l5.KeySpecVersion, l5.KeyAgent, l5.KeyLastUpdated, l5.KeyCapabilities,
+	l5.KeySessions, l5.KeyEntities, l5.KeyVisibilityPolicy, l5.KeyWorkstreams, l5.KeyNotes,
+}
+
+// exportManifest builds the manifest an export produces from the
+// exporter's header and rows, the stored manifest (nil when there is
+// none) and the keys the exporter owned, and returns it with what changed
+// and the keys the exporter produced, by kind.
+func exportManifest(header *yaml11.Map, rows [4][]*yaml11.Map, before *yaml11.Map, owned [4]map[string]bool, now string) (*yaml11.Map, batch, [4][]string) {
+	var c batch
+	var produced [4][]string
+	var lists [4][]any
+	for i, kind := range rowKinds {
+		// The commit path's merge folds the exporter's own duplicates.
+		fresh := yaml11.NewMap(1)
+		kind.merge(fresh, rows[i])
+		mine := listOf(fresh, kind.key)
+		byKey := make(map[string]*yaml11.Map, len(mine))
+		for _, r := range mine {
+			k := kind.dedupe(r.(*yaml11.Map))
+			byKey[k] = r.(*yaml11.Map)
+			produced[i] = append(produced[i], k)
+		}
+		list := slices.Clone(mine)
+		seen := map[string]bool{}
+		for _, r := range listOf(before, kind.key) {
+			row, isRow := r.(*yaml11.Map)
+			k := ""
+			if isRow {
+				k = kind.dedupe(row)
+			}
+			switch {
+			case !isRow || (k == "" && kind.key != l5.KeySessions):
+				list = append(list, r) // a row without a key is nobody's
+			case byKey[k] != nil:
+				if !seen[k] && !sameRow(kind.key, row, byKey[k]) {
+					c[i].updated = append(c[i].updated, k)
+				}
+				seen[k] = true
+			case owned[i][k]:
+				if !seen[k] {
+					c[i].removed = append(c[i].removed, k)
+				}
+				seen[k] = true
+			default:
+				list = append(list, r)
+			}
+		}
+		for _, k := range produced[i] {
+			if !seen[k] {
+				c[i].added = append(c[i].added, k)
+			}
+		}
+		lists[i] = list
+	}
+	m := yaml11.NewMap(len(topLevelOrder))
+	for _, key := range topLevelOrder {
+		if i := slices.IndexFunc(rowKinds[:], func(k rowKind) bool { return k.key == key }); i >= 0 {
+			if len(lists[i]) > 0 {
+				m.Set(key, lists[i])
+			}
+			continue
+		}
+		if key == l5.KeyLastUpdated {
+			m.Set(key, now)
+		} else if v, ok := header.Get(key); ok {
+			m.Set(key, v)
+		}
+	}
+	for _, e := range header.Entries() {
+		if !slices.Contains(topLevelOrder, e.Key) {
+			m.Set(e.Key, e.Value)
+		}
+	}
+	sortSessions(m)
+	return m, c, produced
+}
+
+// sameRow reports whether two rows of the list key have the same
+// canonical form (l5.Canonical: the form digests compare), so that a
+// stored "tags: []" equals an exporter's row without tags.
+func sameRow(key string, a, b *yaml11.Map) bool {
+	canon := func(r *yaml11.Map) any {
+		doc := yaml11.NewMap(1)
+		doc.Set(key, []any{r})
+		return l5.Canonical(doc).Value(key)
+	}
+	return equal(canon(a), canon(b))
+}
+
+// ownedFile is the record of the rows an exporter owns.
+type ownedFile struct {
+	AgentID string `json:"agent_id"`
+	// Owned holds the dedupe keys, sorted, by manifest list.
+	Owned map[string][]string `json:"owned"`
+}
+
+// maxOwnedBytes bounds an ownership record.
+const maxOwnedBytes = 64 << 20
+
+// readOwned returns the keys agent id's exporter owns, by kind, and the
+// bytes of the record. A missing or unreadable record owns nothing.
+func (w *Writer) readOwned(id string) ([4]map[string]bool, []byte, error) {
+	var out [4]map[string]bool
+	data, err := w.tree.ReadRegular(w.ownedPath(id), maxOwnedBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil, nil
+	}
+	if err != nil {
+		return out, nil, err
+	}
+	var f ownedFile
+	if json.Unmarshal(data, &f) != nil || f.AgentID != id {
+		return out, data, nil
+	}
+	for i, kind := range rowKinds {
+		for _, k := range f.Owned[kind.key] {
+			if out[i] == nil {
+				out[i] = map[string]bool{}
+			}
+			out[i][k] = true
+		}
+	}
+	return out, data, nil
+}
+
+// encodeOwned renders the record of the keys an exporter owns.
+func encodeOwned(id string, keys [4][]string) []byte {
+	f := ownedFile{AgentID: id, Owned: map[string][]string{}}
+	for i, kind := range rowKinds {
+		if len(keys[i]) > 0 {
+			f.Owned[kind.key] = slices.Compact(slices.Sorted(slices.Values(keys[i])))
+		}
+	}
+	data, _ := json.Marshal(f)
+	return append(data, '\n')
+}
+
+// widen returns the keys of both owned and produced.
+func widen(owned [4]map[string]bool, produced [4][]string) [4][]string {
+	var out [4][]string
+	for i := range out {
+		out[i] = slices.Clone(produced[i])
+		for k := range owned[i] {
+			out[i] = append(out[i], k)
+		}
+	}
+	return out
+}

@@ -1,0 +1,348 @@
+package commit
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
+)
+
+// The history of agent A lives in <library>/history/A/: versions/ holds
+// every state a write replaced, byte for byte, as <version_id>.l5.yaml;
+// provenance.jsonl has one line per write (Change).
+
+// Change is the provenance record of one write.
+type Change struct {
+	Time            string              `json:"time"`
+	Op              string              `json:"op"` // commit, rollback, promote or export
+	AgentID         string              `json:"agent_id"`
+	Mode            string              `json:"mode,omitempty"`
+	Digest          string              `json:"digest"` // of the state this write produced
+	Digest8         string              `json:"digest8"`
+	PreviousDigest  string              `json:"previous_digest,omitempty"`
+	ArchivedVersion string              `json:"archived_version,omitempty"` // where the replaced state went
+	RolledBackTo    string              `json:"rolled_back_to,omitempty"`
+	StagedBy        string              `json:"staged_by,omitempty"` // promote: the member whose staged write this was
+	Caller          string              `json:"caller"`
+	CallerTier      string              `json:"caller_tier,omitempty"`
+	SessionID       string              `json:"session_id,omitempty"`
+	TranscriptRef   string              `json:"transcript_ref,omitempty"`
+	CallerAsserted  []string            `json:"caller_asserted"` // fields that are the caller's word, not verified
+	Changes         map[string][]string `json:"changes,omitempty"`
+}
+
+// batch holds the counts of one commit: entities, sessions, workstreams,
+// notes.
+type batch [4]counts
+
+// describe lists the dedupe keys a write added, updated and removed, by
+// kind.
+func (c batch) describe() map[string][]string {
+	out := map[string][]string{}
+	for i, kind := range rowKinds {
+		if len(c[i].added) > 0 {
+			out[kind.key+"_added"] = readableKeys(c[i].added)
+		}
+		if len(c[i].updated) > 0 {
+			out[kind.key+"_updated"] = readableKeys(c[i].updated)
+		}
+		if len(c[i].removed) > 0 {
+			out[kind.key+"_removed"] = readableKeys(c[i].removed)
+		}
+	}
+	return out
+}
+
+func readableKeys(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = strings.ReplaceAll(strings.TrimRight(k, "\x00"), "\x00", " @ ")
+	}
+	return out
+}
+
+func (w *Writer) historyDir(id string) string { return filepath.Join(w.root, "history", id) }
+
+// replace archives the current state (if any), records the change and
+// writes the new manifest, and returns the record. The caller holds the
+// agent's lock.
+//
+// The provenance line is appended before the manifest is renamed into
+// place, so that every state a reader can ever observe has its record: a
+// process killed between the two leaves a record of a state that never
+// became current (which nothing can ask about, since nobody saw its
+// digest) rather than a current state that explain cannot explain.
+func (w *Writer) replace(id string, oldBytes []byte, oldDigest string, data []byte, now time.Time, ch Change, p Provenance) (Change, error) {
+	if oldBytes != nil {
+		v, err := w.archive(id, oldBytes, oldDigest, now)
+		if err != nil {
+			return Change{}, fmt.Errorf("archiving the current version: %w", err)
+		}
+		ch.ArchivedVersion = v
+	}
+	ch.Time = now.Format("2006-01-02T15:04:05.000000Z")
+	ch.AgentID = id
+	ch.Digest8 = ch.Digest[:8]
+	ch.Caller, ch.CallerTier = p.Caller, p.CallerTier
+	ch.SessionID, ch.TranscriptRef = p.SessionID, p.TranscriptRef
+	ch.CallerAsserted = []string{}
+	if p.SessionID != "" {
+		ch.CallerAsserted = append(ch.CallerAsserted, "session_id")
+	}
+	if p.TranscriptRef != "" {
+		ch.CallerAsserted = append(ch.CallerAsserted, "transcript_ref")
+	}
+	if err := w.appendProvenance(id, ch); err != nil {
+		return Change{}, fmt.Errorf("recording provenance: %w", err)
+	}
+	if err := w.tree.WriteAtomic(w.ManifestPath(id), data, 0o644); err != nil {
+		return Change{}, err
+	}
+	return ch, nil
+}
+
+// archive stores the bytes of a replaced state and returns its version id:
+// the UTC time of the write and the state's digest8, so that ids sort
+// oldest to newest.
+func (w *Writer) archive(id string, data []byte, digest string, now time.Time) (string, error) {
+	dir := filepath.Join(w.historyDir(id), "versions")
+	for t := now.UTC(); ; t = t.Add(time.Microsecond) {
+		v := t.Format("20060102T150405.000000Z") + "-" + digest[:8]
+		path := filepath.Join(dir, v+".l5.yaml")
+		if _, err := w.tree.Stat(path); err == nil {
+			continue
+		}
+		return v, w.tree.WriteAtomic(path, data, 0o644)
+	}
+}
+
+func (w *Writer) appendProvenance(id string, ch Change) error {
+	line, err := json.Marshal(ch)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(w.historyDir(id), "provenance.jsonl")
+	f, created, err := w.tree.OpenAppend(path, 0o644)
+	if err != nil {
+		return err
+	}
+	// A process killed mid-append (or a full disk) can leave a last line
+	// without its newline; the next record must not be glued to it, or it
+	// would be unreadable too. Only the torn line is lost.
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	_, werr := f.Write(append(line, '\n'))
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil && created {
+		werr = w.tree.SyncDir(filepath.Dir(path)) // the new file's entry
+	}
+	return werr
+}
+
+// Version is one archived state of an agent's memory.
+type Version struct {
+	VersionID   string `json:"version_id"`
+	Digest8     string `json:"digest8"`
+	ArchivedAt  string `json:"archived_at"`
+	Entities    int    `json:"entities"`
+	Sessions    int    `json:"sessions"`
+	Workstreams int    `json:"workstreams"`
+	Notes       int    `json:"notes"`
+	// ReplacedBy says which write replaced this state.
+	ReplacedBy *Change `json:"replaced_by"`
+}
+
+// Versions returns the archived states of an agent's memory, newest first,
+// at most limit (all when limit <= 0).
+func (w *Writer) Versions(id string, limit int) ([]Version, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	entries, err := w.tree.ReadDir(filepath.Join(w.historyDir(id), "versions"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".l5.yaml"); ok && !strings.HasPrefix(name, ".") {
+			ids = append(ids, name)
+		}
+	}
+	slices.Sort(ids)
+	slices.Reverse(ids)
+	if limit > 0 && len(ids) > limit {
+		ids = ids[:limit]
+	}
+	changes, err := w.Changes(id)
+	if err != nil {
+		return nil, err
+	}
+	byArchive := map[string]*Change{}
+	for i := range changes {
+		if v := changes[i].ArchivedVersion; v != "" {
+			byArchive[v] = &changes[i]
+		}
+	}
+	out := make([]Version, 0, len(ids))
+	for _, v := range ids {
+		ver := Version{VersionID: v, ReplacedBy: byArchive[v]}
+		stamp, digest8, _ := strings.Cut(v, "-")
+		ver.Digest8 = digest8
+		if t, err := time.Parse("20060102T150405.000000Z", stamp); err == nil {
+			ver.ArchivedAt = t.Format("2006-01-02T15:04:05.000000Z")
+		}
+		if m, _, err := w.readManifest(w.versionPath(id, v)); err == nil && m != nil {
+			ver.Entities, ver.Sessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
+			ver.Workstreams, ver.Notes = len(listOf(m, l5.KeyWorkstreams)), len(listOf(m, l5.KeyNotes))
+		}
+		out = append(out, ver)
+	}
+	return out, nil
+}
+
+func (w *Writer) versionPath(id, version string) string {
+	return filepath.Join(w.historyDir(id), "versions", version+".l5.yaml")
+}
+
+// checkID refuses an agent id that cannot name an agent (and so could
+// name a path elsewhere, such as ../../x): every reader of an agent's
+// history calls it first, whoever its caller is.
+func checkID(id string) error {
+	if !l5.ValidAgentID(id) {
+		return invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
+	}
+	return nil
+}
+
+// Changes returns the provenance records of an agent, oldest first. A torn
+// last line (a crash mid-append) is skipped. An invalid id is a
+// *ValidationError.
+func (w *Writer) Changes(id string) ([]Change, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	f, err := w.tree.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Change
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var ch Change
+		if json.Unmarshal(sc.Bytes(), &ch) == nil && ch.Digest != "" {
+			out = append(out, ch)
+		}
+	}
+	return out, sc.Err()
+}
+
+// Explain returns the write that produced the state with the given digest
+// (full, or at least its first 8 characters): caller, session, transcript
+// and what changed. The newest such write wins when a state recurs.
+func (w *Writer) Explain(id, digest string) (*Change, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	if len(strings.TrimSpace(digest)) < 8 {
+		return nil, invalid("digest %s is too short: send a full digest or a digest8", pyfmt.Quote(digest))
+	}
+	changes, err := w.Changes(id)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(changes) - 1; i >= 0; i-- {
+		if digestMatches(digest, changes[i].Digest) {
+			return &changes[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// CurrentDigest returns the digest of an agent's manifest on disk, or ""
+// when it has none.
+func (w *Writer) CurrentDigest(id string) (string, error) {
+	if err := checkID(id); err != nil {
+		return "", err
+	}
+	m, _, err := w.readManifest(w.ManifestPath(id))
+	if err != nil || m == nil {
+		return "", err
+	}
+	return Digest(m), nil
+}
+
+// Rollback restores an archived version of an agent's manifest, byte for
+// byte. The current state is archived first, so a rollback can itself be
+// rolled back. With expectedDigest set, the rollback happens only if the
+// manifest has not changed since the caller looked.
+func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDigest *string, p Provenance) (*Change, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	if strings.ContainsAny(version, `/\`) || strings.HasPrefix(version, ".") || version == "" {
+		return nil, invalid("invalid version_id %s: pass a version_id from list_memory_versions", pyfmt.Quote(version))
+	}
+	unlock, err := w.lockAgent(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	data, err := w.tree.ReadRegular(w.versionPath(id, version), l5.MaxManifestBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, invalid("no version %s of %s: pass a version_id from list_memory_versions", pyfmt.Quote(version), pyfmt.Quote(id))
+	}
+	if err != nil {
+		return nil, err
+	}
+	restored, err := yaml11.Decode(data)
+	rm, ok := restored.(*yaml11.Map)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("version %s of %s cannot be read; it was not restored", version, id)
+	}
+	current, currentBytes, err := w.readManifest(w.ManifestPath(id))
+	currentDigest := ""
+	var corrupt *CorruptError
+	switch {
+	case errors.As(err, &corrupt):
+		// Restoring a good version is how an unreadable manifest gets
+		// repaired; its bytes are archived like any replaced state.
+		currentBytes, currentDigest = corrupt.Data, rawDigest(corrupt.Data)
+	case err != nil:
+		return nil, err
+	case current != nil:
+		currentDigest = Digest(current)
+	}
+	if expectedDigest != nil && !digestMatches(*expectedDigest, currentDigest) {
+		return nil, &StaleDigestError{Expected: *expectedDigest, Current: currentDigest}
+	}
+	ch := Change{Op: OpRollback, Digest: Digest(rm), PreviousDigest: currentDigest, RolledBackTo: version}
+	ch, err = w.replace(id, currentBytes, currentDigest, data, w.Now().UTC(), ch, p)
+	if err != nil {
+		return nil, err
+	}
+	return &ch, nil
+}

@@ -1,0 +1,381 @@
+package deeper
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+)
+
+// Ranking.
+//
+// Three doors lead from a prompt to a library row:
+//
+//	recognition  the row is about an entity the prompt names (recognition
+//	             matched its name or an alias): the entity's own rows, and
+//	             the sessions, workstreams and notes filed under it
+//	lexical      the row shares terms with the prompt, scored with BM25
+//	             over the rows visible to the reader
+//	fuzzy        the row holds a library term one edit (insertion,
+//	             deletion, substitution, transposition) away from a prompt
+//	             word the visible library does not know: a misspelling
+//
+// An entity's own row comes first when the prompt names the entity:
+// recognition matched it, or every term of its name or of an alias is
+// among the prompt's terms (exact or fuzzy), which finds "Kestral
+// Ledger" and "the ledger of Kestrel". Then come the rows filed under a
+// recognised entity, then the rest; within each tier, by BM25 score. A
+// fuzzy term weighs fuzzyWeight of an exact one.
+const (
+	bm25K1      = 1.2
+	bm25B       = 0.75
+	fuzzyWeight = 0.7
+	// entityPrior weighs an entity's own row (its definition) above the
+	// sessions and notes that mention the same terms.
+	entityPrior = 1.3
+	// maxQueryTerms bounds the distinct prompt terms searched; the rest
+	// of a very long prompt is ignored.
+	maxQueryTerms = 64
+	// maxFuzzyTerms bounds the unknown prompt words expanded, and
+	// maxVariants the library terms one word expands to.
+	maxFuzzyTerms = 16
+	maxVariants   = 3
+	minFuzzyLen   = 4
+	maxFuzzyLen   = 24
+)
+
+// Doors.
+const (
+	DoorRecognition = "recognition"
+	DoorLexical     = "lexical"
+	DoorFuzzy       = "fuzzy"
+	DoorL2          = "l2"
+)
+
+// query is one search.
+type query struct {
+	prompt  string
+	level   visibility.Level
+	reader  func(agent string) bool
+	anchors map[string]bool // keys of the entities recognition matched
+	limit   int             // documents to return
+}
+
+// qterm is one library term searched for.
+type qterm struct {
+	term   string  // the library term
+	word   string  // the prompt word it stands for (differs for fuzzy terms)
+	weight float64 // 1, or fuzzyWeight
+	idf    float64
+	df     int32
+}
+
+// hit is one matching document.
+type hit struct {
+	seg   *segment
+	doc   int32
+	tier  int8 // 2: entity named by the prompt, 1: row filed under a recognised one, 0: other
+	named bool // tier 2 by recognition (not by name terms alone)
+	score float64
+	terms uint64 // the qterms the document holds, by index
+}
+
+func (h *hit) door(qs []qterm) string {
+	if h.named || (h.tier == 1) {
+		return DoorRecognition
+	}
+	for i := range qs {
+		if h.terms&(1<<i) != 0 && qs[i].weight == 1 {
+			return DoorLexical
+		}
+	}
+	return DoorFuzzy
+}
+
+// better orders hits: tier, score, then a stable order (kind, agent,
+// position).
+func better(a, b *hit) bool {
+	if a.tier != b.tier {
+		return a.tier > b.tier
+	}
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	ka, kb := a.seg.docs[a.doc].kind, b.seg.docs[b.doc].kind
+	if ka != kb {
+		return ka < kb
+	}
+	if c := strings.Compare(a.seg.agent, b.seg.agent); c != 0 {
+		return c < 0
+	}
+	return a.seg.docs[a.doc].pos < b.seg.docs[b.doc].pos
+}
+
+// hitHeap is a min-heap of the best hits so far (the worst on top).
+type hitHeap []hit
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return better(&h[j], &h[i]) }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// scratch holds per-document accumulators, reused across segments and
+// queries.
+type scratch struct {
+	score   []float64
+	terms   []uint64
+	tier    []int8
+	named   []bool
+	cover   []bool // the prompt's terms cover one of the entity's names
+	touched []int32
+	counts  map[uint64]uint8
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func (s *scratch) grow(n int) {
+	if cap(s.score) < n {
+		s.score = make([]float64, n)
+		s.terms = make([]uint64, n)
+		s.tier = make([]int8, n)
+		s.named = make([]bool, n)
+		s.cover = make([]bool, n)
+	}
+	s.score, s.terms, s.tier, s.named, s.cover = s.score[:n], s.terms[:n], s.tier[:n], s.named[:n], s.cover[:n]
+	if s.counts == nil {
+		s.counts = map[uint64]uint8{}
+	}
+}
+
+// search returns the best documents for q, best first, and the terms
+// searched.
+func (v *view) search(q query) ([]hit, []qterm) {
+	segs := make([]*segment, 0, len(v.segs))
+	for _, s := range v.segs {
+		if q.reader == nil || q.reader(s.agent) {
+			segs = append(segs, s)
+		}
+	}
+	var n int64
+	var total float64
+	for _, s := range segs {
+		for l := visibility.Public; l <= q.level; l++ {
+			n += int64(s.count[l])
+			total += s.length[l]
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	avgdl := max(total/float64(n), 1)
+	qs := queryTerms(v, segs, q, n)
+	if len(qs) == 0 && len(q.anchors) == 0 {
+		return nil, qs
+	}
+
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	top := make(hitHeap, 0, q.limit+1)
+	for _, s := range segs {
+		sc.grow(len(s.docs))
+		sc.touched = sc.touched[:0]
+		touch := func(d int32) {
+			if sc.score[d] == 0 && sc.terms[d] == 0 && sc.tier[d] == 0 {
+				sc.touched = append(sc.touched, d)
+			}
+		}
+		for i, qt := range qs {
+			e := s.terms[qt.term]
+			if e == nil {
+				continue
+			}
+			for _, p := range e.postings {
+				d := &s.docs[p.doc]
+				if d.vis > q.level {
+					continue
+				}
+				touch(p.doc)
+				tf := float64(p.tf)
+				norm := bm25K1 * (1 - bm25B + bm25B*float64(d.length)/avgdl)
+				sc.score[p.doc] += qt.weight * qt.idf * tf * (bm25K1 + 1) / (tf + norm)
+				sc.terms[p.doc] |= 1 << i
+			}
+		}
+		// Entity names every term of which the prompt holds.
+		clear(sc.counts)
+		for _, qt := range qs { // distinct terms
+			for _, r := range s.nameRefs[qt.term] {
+				if s.docs[r.doc].vis > q.level {
+					continue
+				}
+				k := uint64(r.doc)<<8 | uint64(r.name)
+				sc.counts[k]++
+				if sc.counts[k] == s.nameLens[r.doc][r.name] {
+					sc.cover[r.doc] = true
+				}
+			}
+		}
+		for key := range q.anchors {
+			for _, id := range s.anchors[key] {
+				d := &s.docs[id]
+				if d.vis > q.level {
+					continue
+				}
+				touch(id)
+				tier := int8(1)
+				if d.kind == kindEntity {
+					tier = 2
+					sc.named[id] = true
+				}
+				sc.tier[id] = max(sc.tier[id], tier)
+			}
+		}
+		for _, id := range sc.touched {
+			if s.docs[id].kind == kindEntity {
+				sc.score[id] *= entityPrior
+			}
+			h := hit{seg: s, doc: id, tier: sc.tier[id], named: sc.named[id], score: sc.score[id], terms: sc.terms[id]}
+			sc.score[id], sc.terms[id], sc.tier[id], sc.named[id] = 0, 0, 0, false
+			if sc.cover[id] {
+				sc.cover[id] = false
+				h.tier = 2
+			}
+			if h.tier == 0 && h.score <= 0 {
+				continue
+			}
+			if len(top) < q.limit {
+				heap.Push(&top, h)
+			} else if better(&h, &top[0]) {
+				top[0] = h
+				heap.Fix(&top, 0)
+			}
+		}
+	}
+	out := []hit(top)
+	slices.SortFunc(out, func(a, b hit) int {
+		if better(&a, &b) {
+			return -1
+		}
+		if better(&b, &a) {
+			return 1
+		}
+		return 0
+	})
+	return out, qs
+}
+
+// queryTerms returns the terms to search for: the prompt's terms the
+// visible library holds, and for the prompt words it does not hold, the
+// library terms one edit away.
+func queryTerms(v *view, segs []*segment, q query, n int64) []qterm {
+	var words []string
+	seen := map[string]bool{}
+	eachTerm(boundRunes(q.prompt, maxPromptChars), func(t string) {
+		if !seen[t] && len(words) < maxQueryTerms {
+			seen[t] = true
+			words = append(words, t)
+		}
+	})
+	df := func(t string) int32 {
+		var d int32
+		for _, s := range segs {
+			if e := s.terms[t]; e != nil {
+				d += e.dfAt(q.level)
+			}
+		}
+		return d
+	}
+	idf := func(d int32) float64 {
+		return math.Log(1 + (float64(n)-float64(d)+0.5)/(float64(d)+0.5))
+	}
+	var qs []qterm
+	fuzzed := 0
+	for _, w := range words {
+		if d := df(w); d > 0 {
+			qs = append(qs, qterm{term: w, word: w, weight: 1, idf: idf(d), df: d})
+			continue
+		}
+		if fuzzed >= maxFuzzyTerms || !fuzzable(w) {
+			continue
+		}
+		fuzzed++
+		var vs []qterm
+		for _, cand := range edits1(w) {
+			if seen[cand] || !v.hasTerm(cand) {
+				continue
+			}
+			seen[cand] = true
+			if d := df(cand); d > 0 {
+				vs = append(vs, qterm{term: cand, word: w, weight: fuzzyWeight, idf: idf(d), df: d})
+			}
+		}
+		slices.SortFunc(vs, func(a, b qterm) int {
+			if c := cmp.Compare(b.df, a.df); c != 0 {
+				return c
+			}
+			return strings.Compare(a.term, b.term)
+		})
+		qs = append(qs, vs[:min(len(vs), maxVariants)]...)
+	}
+	return qs[:min(len(qs), 64)]
+}
+
+// fuzzable reports whether a word is worth expanding: ASCII letters and
+// digits, neither very short nor very long, not a number.
+func fuzzable(w string) bool {
+	if len(w) < minFuzzyLen || len(w) > maxFuzzyLen || isDigits(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// edits1 returns the strings one edit away from w (Damerau-Levenshtein:
+// deletion, transposition, substitution, insertion), without w itself.
+// The first letter is kept: typing errors seldom touch it, and changing
+// it turns ordinary words into library terms ("polite" into "iolite").
+func edits1(w string) []string {
+	out := make([]string, 0, 2*len(w)*len(alphabet))
+	b := make([]byte, 0, len(w)+1)
+	for i := 1; i < len(w); i++ {
+		out = append(out, w[:i]+w[i+1:])
+	}
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] != w[i+1] {
+			b = append(append(append(append(b[:0], w[:i]...), w[i+1]), w[i]), w[i+2:]...)
+			out = append(out, string(b))
+		}
+	}
+	for i := 1; i < len(w); i++ {
+		for j := 0; j < len(alphabet); j++ {
+			if alphabet[j] != w[i] {
+				b = append(append(append(b[:0], w[:i]...), alphabet[j]), w[i+1:]...)
+				out = append(out, string(b))
+			}
+		}
+	}
+	for i := 1; i <= len(w); i++ {
+		for j := 0; j < len(alphabet); j++ {
+			b = append(append(append(b[:0], w[:i]...), alphabet[j]), w[i:]...)
+			out = append(out, string(b))
+		}
+	}
+	return out
+}

@@ -1,0 +1,167 @@
+package docsearch
+
+import (
+	"cmp"
+	"context"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
+	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+)
+
+// DefaultEmbedBatch is the default of Options.EmbedBatch.
+const DefaultEmbedBatch = 256
+
+// Options tune Build; the zero value means the defaults.
+type Options struct {
+	// EmbedBatch is the number of texts per call of the embedder;
+	// DefaultEmbedBatch when zero.
+	EmbedBatch int
+}
+
+// Index is a search index over a documentation graph: a BM25F arm, a
+// vector arm when built with an embedder, and the graph for the rerank.
+// It is immutable and safe for concurrent use.
+type Index struct {
+	g     *graph.Graph
+	emb   embed.Embedder // nil: lexical only
+	docs  arms
+	attrs []docAttrs // by document number
+	code  arms
+	cattr []codeAttrs // by code document number
+	// ranges are the distinct moniker ranges of documents: ranges[r][m]
+	// tells whether range r includes registry moniker m.
+	ranges   [][]bool
+	monikers map[string]int // registry index by moniker name
+	// productNodes are the Product nodes by lowercased uid, name and title.
+	productNodes map[string]graph.NodeID
+	public       bitset // documents that are not internal
+	all          bitset
+	stats        Stats
+}
+
+// arms are the two retrievers over one set of nodes, numbered in uid
+// order (so ties between equal scores go to the lower uid).
+type arms struct {
+	nodes []graph.NodeID
+	lex   *bm25
+	vec   *vectors // nil without an embedder
+}
+
+// Stats describe a built index.
+type Stats struct {
+	Docs        int `json:"docs"`
+	CodeSamples int `json:"codeSamples"`
+	// Terms and Postings are those of the documents' BM25 index.
+	Terms    int    `json:"terms"`
+	Postings int    `json:"postings"`
+	Embedder string `json:"embedder,omitempty"`
+	Dim      int    `json:"dim,omitempty"`
+	// BadMonikerRanges counts documents whose monikerRange does not parse
+	// (docs.ParseMonikerRange); they match no requested moniker.
+	BadMonikerRanges int           `json:"badMonikerRanges,omitempty"`
+	BuildTime        time.Duration `json:"buildTime"`
+}
+
+// Build indexes the searchable nodes of g (the labels of Searchable) and
+// its CodeSample nodes. With a nil emb the index is lexical only;
+// otherwise every node is embedded now, and the index remembers the
+// embedder's name and dimension.
+func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options) (*Index, error) {
+	start := time.Now()
+	if opts.EmbedBatch <= 0 {
+		opts.EmbedBatch = DefaultEmbedBatch
+	}
+	ix := &Index{g: g, emb: emb, monikers: map[string]int{}, productNodes: map[string]graph.NodeID{}}
+	for i, m := range g.Monikers() {
+		ix.monikers[m.Name] = i
+	}
+	for _, id := range g.ByLabel(graph.Product) {
+		n := g.Node(id)
+		for _, k := range []string{n.UID, n.Str("name"), n.Title()} {
+			if k = strings.ToLower(k); k != "" {
+				if _, dup := ix.productNodes[k]; !dup {
+					ix.productNodes[k] = id
+				}
+			}
+		}
+	}
+	ix.docs.nodes = byUID(g, searchable)
+	ix.code.nodes = byUID(g, []graph.Label{graph.CodeSample})
+	ix.resolveDocAttrs()
+	ix.resolveCodeAttrs()
+
+	docs := ix.docs.nodes
+	ix.docs.lex = buildBM25(len(docs), docFields, func(d, f int) string { return docField(g.Node(docs[d]), f) }, analyze.Prose)
+	codes := ix.code.nodes
+	ix.code.lex = buildBM25(len(codes), codeFields, func(d, f int) string { return ix.codeField(codes[d], f) }, analyze.Code)
+	if emb != nil {
+		var err error
+		if ix.docs.vec, err = embedAll(ctx, emb, ix.texts(ix.docs.nodes, embedText), opts.EmbedBatch); err != nil {
+			return nil, err
+		}
+		if ix.code.vec, err = embedAll(ctx, emb, ix.texts(ix.code.nodes, ix.codeText), opts.EmbedBatch); err != nil {
+			return nil, err
+		}
+		ix.stats.Embedder, ix.stats.Dim = emb.Name(), emb.Dim()
+	}
+	ix.stats.Docs, ix.stats.CodeSamples = len(docs), len(codes)
+	ix.stats.Terms, ix.stats.Postings = len(ix.docs.lex.idf), ix.docs.lex.postings()
+	ix.stats.BuildTime = time.Since(start)
+	return ix, nil
+}
+
+// TrainEmbedder trains the offline embedder (embed.TrainCorpus; dim < 1
+// means embed.DefaultDim) on the full text of the searchable nodes and
+// code samples of g.
+func TrainEmbedder(g *graph.Graph, dim int) *embed.Model {
+	ix := &Index{g: g}
+	docs := ix.texts(byUID(g, searchable), fullText)
+	code := ix.texts(byUID(g, []graph.Label{graph.CodeSample}), ix.codeText)
+	return embed.TrainCorpus(append(docs, code...), dim)
+}
+
+// Stats describes the index.
+func (ix *Index) Stats() Stats { return ix.stats }
+
+// Embedder returns the name and dimension of the embedder that built the
+// vector arm, or "" and 0 for a lexical-only index.
+func (ix *Index) Embedder() (name string, dim int) { return ix.stats.Embedder, ix.stats.Dim }
+
+// byUID returns the nodes of the labels, in uid order.
+func byUID(g *graph.Graph, labels []graph.Label) []graph.NodeID {
+	var ids []graph.NodeID
+	for _, l := range labels {
+		ids = append(ids, g.ByLabel(l)...)
+	}
+	slices.SortFunc(ids, func(a, b graph.NodeID) int { return cmp.Compare(g.Node(a).UID, g.Node(b).UID) })
+	return ids
+}
+
+// texts returns text(n) of each node.
+func (ix *Index) texts(ids []graph.NodeID, text func(*graph.Node) string) []string {
+	out := make([]string, len(ids))
+	parallel(len(out), func(i int) { out[i] = text(ix.g.Node(ids[i])) })
+	return out
+}
+
+// parallel calls fn(i) for every i < n on GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			for i := w; i < n; i += workers {
+				fn(i)
+			}
+			done <- struct{}{}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+}

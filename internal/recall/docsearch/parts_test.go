@@ -1,0 +1,148 @@
+package docsearch
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+)
+
+func TestTopK(t *testing.T) {
+	top := newTopK(3)
+	for i, s := range []float32{0.5, 0.9, 0.1, 0.9, 0.7, 0.2} {
+		top.push(int32(i), s)
+	}
+	want := []hit{{1, 0.9}, {3, 0.9}, {4, 0.7}}
+	if got := top.best(); !slices.Equal(got, want) {
+		t.Errorf("best %v, want %v", got, want)
+	}
+	if got := newTopK(0); len(got.best()) != 0 {
+		t.Error("a top 0 keeps hits")
+	}
+}
+
+func TestFuseRanksTiesTogether(t *testing.T) {
+	lex := []hit{{1, 3}, {2, 3}, {3, 1}}
+	vec := []hit{{3, 0.9}, {4, 0.5}}
+	cs := fuse(lex, vec)
+	got := map[int32]candidate{}
+	for _, c := range cs {
+		got[c.doc] = c
+	}
+	if got[1].bm25Rank != 1 || got[2].bm25Rank != 1 || got[3].bm25Rank != 3 || got[3].vecRank != 1 || got[4].vecRank != 2 {
+		t.Errorf("ranks %+v", cs)
+	}
+	if want := 1.0/63 + 1.0/61; got[3].rrf != want || cs[0].doc != 3 {
+		t.Errorf("doc 3: rrf %v, want %v and first", got[3].rrf, want)
+	}
+	if cs[1].doc != 1 || cs[2].doc != 2 {
+		t.Errorf("order %v: ties go to the lower number", cs)
+	}
+}
+
+func TestTrim(t *testing.T) {
+	hits := []hit{{1, 10}, {2, 5}, {3, 2}, {4, 1.9}}
+	if got := trim(hits, 0.2); len(got) != 3 {
+		t.Errorf("trim kept %v", got)
+	}
+	if got := trim(nil, 0.5); got != nil {
+		t.Errorf("trim(nil) = %v", got)
+	}
+}
+
+func TestFitBudget(t *testing.T) {
+	rs := []Result{{UID: strings.Repeat("a", 100)}, {UID: strings.Repeat("b", 100)}, {UID: "c"}}
+	kept, dropped := fitBudget(rs, 90)
+	if len(kept) != 1 || dropped != 2 {
+		t.Errorf("kept %d, dropped %d", len(kept), dropped)
+	}
+	if kept, dropped := fitBudget(rs, 1000); len(kept) != 3 || dropped != 0 {
+		t.Errorf("kept %d, dropped %d", len(kept), dropped)
+	}
+}
+
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		"A **bold** and __strong__ `code <x>` word":             "A bold and strong code <x> word",
+		"See [the guide](../guide.md) and ![a diagram](d.png).": "See the guide and a diagram.",
+		"Cites <xref:cogitave.core.query> and <b>tags</b>.":     "Cites cogitave.core.query and tags.",
+		"a < b and [not a link] stay":                           "a < b and [not a link] stay",
+		"snake_case stays,  spaces   collapse":                  "snake_case stays, spaces collapse",
+	} {
+		if got := plain(in); got != want {
+			t.Errorf("plain(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParagraphs(t *testing.T) {
+	md := "# Title\n\nFirst line\ncontinues here.\n\n> [!NOTE]\n> A note.\n\n- one\n- two\n\n1. numbered\n\n```go\ncode is skipped\n```\n\n:::code source=\"x\":::\n| a | b |\n\nLast."
+	want := []string{"First line continues here.", "A note.", "one two", "numbered", "Last."}
+	if got := paragraphs(md); !slices.Equal(got, want) {
+		t.Errorf("paragraphs = %q, want %q", got, want)
+	}
+}
+
+func TestSnippet(t *testing.T) {
+	long := strings.Repeat("lorem ipsum dolor sit amet ", 20)
+	body := "Intro paragraph.\n\n" + long + "the needle is here " + long + "\n\nAnother paragraph."
+	s := snippet(body, "the summary", []string{"needl"})
+	if utf8.RuneCountInString(s) > maxSnippet || !strings.Contains(s, "the needle is here") || !strings.HasPrefix(s, "…") || !strings.HasSuffix(s, "…") {
+		t.Errorf("snippet %q", s)
+	}
+	if s := snippet(body, "The **summary**.", []string{"absent"}); s != "The summary." {
+		t.Errorf("without a match: %q, want the summary", s)
+	}
+	if s := snippet(body, "", []string{"absent"}); s != "Intro paragraph." {
+		t.Errorf("without a match or summary: %q, want the first paragraph", s)
+	}
+	if s := snippet("ümlaut "+strings.Repeat("ß", 400), "", []string{"zzz"}); utf8.RuneCountInString(s) > maxSnippet || !utf8.ValidString(s) {
+		t.Errorf("long runes: %d runes, valid %v", utf8.RuneCountInString(s), utf8.ValidString(s))
+	}
+}
+
+// TestGraphPriors: the walk from the results lifts the candidate the
+// others link to; the walk from an anchor lifts its neighbour and not
+// the far side; a hub is walked from its other ends only.
+func TestGraphPriors(t *testing.T) {
+	nodes := []graph.Node{
+		node("test.mod", graph.Module, "m", "", ""),
+		node("test.u1", graph.Unit, "u1", "", ""),
+		node("test.u2", graph.Unit, "u2", "", ""),
+		node("test.lone", graph.Doc, "lone", "", ""),
+		node("test.hub", graph.Role, "everyone", "", ""),
+	}
+	edges := []edge{{"test.u1", "test.mod", "partOf"}, {"test.u2", "test.mod", "partOf"}}
+	for i := range hubDegree + 1 {
+		uid := fmt.Sprintf("test.extra.%d", i)
+		nodes = append(nodes, node(uid, graph.Doc, uid, "", ""))
+		edges = append(edges, edge{uid, "test.hub", "forRole"})
+	}
+	edges = append(edges, edge{"test.lone", "test.hub", "forRole"})
+	ix := buildIndex(t, buildGraph(t, nodes, edges), nil)
+	doc := func(uid string) int32 {
+		id, _ := ix.g.Lookup(uid)
+		return int32(slices.Index(ix.docs.nodes, id))
+	}
+	cs := []candidate{{doc: doc("test.u1"), rrf: 1}, {doc: doc("test.u2"), rrf: 1}, {doc: doc("test.mod"), rrf: 1}, {doc: doc("test.lone"), rrf: 1}}
+	hub, _ := ix.g.Lookup("test.hub")
+	sg := ix.subgraph(cs, nil)
+	if _, ok := sg.local[hub]; !ok {
+		t.Fatal("the hub next to a candidate is not in the subgraph")
+	}
+	if n := len(sg.moves); n != 5 {
+		t.Errorf("subgraph of %d nodes, want the 4 candidates and the hub (whose edges are not walked)", n)
+	}
+	fromResults, fromAnchors := ix.graphPriors(cs, nil, nil)
+	if fromAnchors != nil || fromResults[2] != 1 || fromResults[0] >= 1 || fromResults[3] >= fromResults[0] {
+		t.Errorf("from the results: %v, want the module first and the lone doc last", fromResults)
+	}
+	u1, _ := ix.g.Lookup("test.u1")
+	_, fromAnchors = ix.graphPriors(cs, nil, []graph.NodeID{u1})
+	if fromAnchors[0] != 0 || fromAnchors[2] != 1 || fromAnchors[1] <= fromAnchors[3] {
+		t.Errorf("from u1: %v, want the module 1, u2 above the lone doc, u1 itself 0", fromAnchors)
+	}
+}

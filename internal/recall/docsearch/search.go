@@ -1,0 +1,102 @@
+package docsearch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
+)
+
+// Search ranks the documents for q: filters first, then BM25F and the
+// vector arm, fused by RRF, reranked by Personalized PageRank and boosts.
+func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
+	if err := q.normalize(); err != nil {
+		return nil, err
+	}
+	allowed, err := ix.allowedDocs(q)
+	if err != nil {
+		return nil, err
+	}
+	anchors, err := ix.anchors(q)
+	if err != nil {
+		return nil, err
+	}
+	res := &Results{Results: []Result{}}
+	qvec, err := queryVector(ctx, ix.emb, q.Embedder, q.Text)
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, ErrEmbedderMismatch):
+		return nil, err
+	case err != nil:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("vector arm skipped: %v", err))
+	}
+	terms := queryTerms(q.Text)
+	qs := ix.docs.lex.resolve(terms)
+	lex := ix.docs.lexical(qs, allowed, armDepth)
+	var vec []hit
+	if qvec != nil {
+		vec = ix.docs.vec.search(qvec, allowed, armDepth)
+	}
+	cs := fuse(trim(lex, lexMinShare), trim(vec, vecMinShare))
+	if len(cs) > rerankDepth {
+		cs = cs[:rerankDepth]
+	}
+	if len(cs) == 0 {
+		return res, nil
+	}
+	ix.rerank(cs, ix.productNode(q.Product), anchors, q, terms)
+	cs = cs[:min(q.TopK, len(cs))]
+	for _, c := range cs {
+		res.Results = append(res.Results, ix.result(c, qs, qvec))
+	}
+	res.Results, res.Dropped = fitBudget(res.Results, q.TokenBudget)
+	res.Truncated = res.Dropped > 0
+	return res, nil
+}
+
+// queryTerms returns the distinct terms of a query, at most
+// maxQueryTerms of them.
+func queryTerms(text string) []string { return distinct(analyze.Terms(text)) }
+
+// distinct returns the first maxQueryTerms distinct terms.
+func distinct(terms []string) []string {
+	var out []string
+	for _, t := range terms {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+			if len(out) == maxQueryTerms {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// result presents a candidate.
+func (ix *Index) result(c candidate, qs []qterm, qvec []float32) Result {
+	n := ix.g.Node(ix.docs.nodes[c.doc])
+	s := Signals{
+		BM25: round(float64(c.bm25)), BM25Rank: c.bm25Rank,
+		Cosine: round(float64(c.cos)), VectorRank: c.vecRank,
+		RRF: round(c.rrf), PPR: round(c.ppr), PPRAnchor: round(c.pprAnchor),
+		Boosts: c.boosts, Final: round(c.final),
+	}
+	if c.bm25Rank == 0 {
+		s.BM25 = round(float64(ix.docs.lex.scoreDoc(qs, c.doc)))
+	}
+	if c.vecRank == 0 && qvec != nil {
+		s.Cosine = round(float64(ix.docs.vec.cosine(qvec, c.doc)))
+	}
+	return Result{
+		UID: n.UID, Label: n.Label, Title: n.Title(), URI: uri(n),
+		Snippet: snippet(n.Content, summary(n), ix.docs.lex.spellings(qs)),
+		Score:   s.Final, Signals: s,
+	}
+}
+
+// round keeps six decimals, enough for logs and stable JSON.
+func round(x float64) float64 { return math.Round(x*1e6) / 1e6 }

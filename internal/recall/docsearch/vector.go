@@ -1,0 +1,110 @@
+package docsearch
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+)
+
+// vectors is the vector arm: one unit vector per document, in one
+// row-major matrix, searched by an exact scan (a dot product of unit
+// vectors is their cosine).
+type vectors struct {
+	dim  int
+	data []float32
+}
+
+// embedAll embeds texts with emb, batch texts per call, and checks and
+// normalizes what comes back.
+func embedAll(ctx context.Context, emb embed.Embedder, texts []string, batch int) (*vectors, error) {
+	dim := emb.Dim()
+	if dim < 1 {
+		return nil, fmt.Errorf("docsearch: embedder %s has dimension %d", emb.Name(), dim)
+	}
+	v := &vectors{dim: dim, data: make([]float32, 0, len(texts)*dim)}
+	for lo := 0; lo < len(texts); lo += batch {
+		part := texts[lo:min(lo+batch, len(texts))]
+		vecs, err := emb.Embed(ctx, part)
+		if err != nil {
+			return nil, fmt.Errorf("docsearch: embedding the corpus: %w", err)
+		}
+		if err := embed.Check(vecs, len(part), dim); err != nil {
+			return nil, fmt.Errorf("docsearch: embedder %s: %w", emb.Name(), err)
+		}
+		for _, x := range vecs {
+			embed.Normalize(x)
+			v.data = append(v.data, x...)
+		}
+	}
+	return v, nil
+}
+
+// scanShard is the least number of rows a goroutine of search scans.
+const scanShard = 8192
+
+// search returns the k allowed documents most similar to the unit vector
+// q, best first; a cosine of zero or less is no match. A large matrix is
+// scanned in shards on GOMAXPROCS goroutines, whose best k are merged.
+func (v *vectors) search(q []float32, allowed bitset, k int) []hit {
+	n := len(v.data) / v.dim
+	shards := max(1, min(runtime.GOMAXPROCS(0), n/scanShard))
+	if shards == 1 {
+		return v.scan(q, allowed, k, 0, n).best()
+	}
+	tops := make([]*topK, shards)
+	var wg sync.WaitGroup
+	for s := range shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tops[s] = v.scan(q, allowed, k, s*n/shards, (s+1)*n/shards)
+		}()
+	}
+	wg.Wait()
+	top := tops[0]
+	for _, t := range tops[1:] {
+		for _, h := range t.h {
+			top.push(h.doc, h.score)
+		}
+	}
+	return top.best()
+}
+
+// scan returns the k best allowed documents among rows [lo, hi).
+func (v *vectors) scan(q []float32, allowed bitset, k, lo, hi int) *topK {
+	top := newTopK(k)
+	for d := lo; d < hi; d++ {
+		if !allowed.has(d) {
+			continue
+		}
+		if c := dot(q, v.data[d*v.dim:(d+1)*v.dim]); c > 0 {
+			top.push(int32(d), c)
+		}
+	}
+	return top
+}
+
+// cosine returns the similarity of q to document d.
+func (v *vectors) cosine(q []float32, d int32) float32 {
+	return dot(q, v.data[int(d)*v.dim:(int(d)+1)*v.dim])
+}
+
+// dot is the dot product of equal-length vectors, in four lanes.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}

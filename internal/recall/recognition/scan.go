@@ -1,0 +1,68 @@
+package recognition
+
+import (
+	"slices"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+)
+
+// DetectEntities returns the entities of one unmerged list that prompt
+// names and that are visible at level, in list order: the reference's
+// recognition_first over a single manifest. An entity matches when its
+// name or one of its aliases, tokenized, appears as a contiguous run of
+// the prompt's tokens; it is listed once however many of its names match.
+//
+// Entities are not merged: names are kept as written, an entity without a
+// type keeps an empty Type (so its recognition string reads
+// "Oh -- Alpha."), ValidTo and tags are kept as written, and SourceAgents
+// is empty. Of the merged-row fields only Name, Type, Aliases, Summary and
+// Tags are filled.
+//
+// It scans every entity; the federation uses [Index] instead.
+func DetectEntities(prompt string, entities []Entity, level visibility.Level) []Match {
+	p := Tokenize(prompt)
+	if len(p) == 0 {
+		return nil
+	}
+	var out []Match
+	for i := range entities {
+		e := &entities[i]
+		if !visibility.Visible(e.Visibility, level) {
+			continue
+		}
+		matched, exact := false, false
+		for _, cand := range candidates(e) {
+			t := Tokenize(cand)
+			if containsRun(p, t) {
+				matched = true
+				exact = exact || slices.Equal(p, t)
+			}
+		}
+		if !matched {
+			continue
+		}
+		conf := ConfidenceMedium
+		if exact {
+			conf = ConfidenceHigh
+		}
+		out = append(out, Match{
+			Row: Row{
+				Name:         e.Name,
+				Type:         e.Type,
+				Aliases:      e.Aliases,
+				Summary:      e.Summary,
+				SourceAgents: []string{},
+				Tags:         e.Tags,
+			},
+			ValidTo:    e.ValidTo,
+			Confidence: conf,
+		})
+	}
+	return out
+}
+
+// candidates returns the names that recognise e: its name, then its
+// aliases.
+func candidates(e *Entity) []string {
+	return append([]string{e.Name}, e.Aliases...)
+}

@@ -1,0 +1,381 @@
+// Package redact scrubs credential-like text before it leaves the server.
+//
+// It reproduces the Python reference's redaction pipeline (core/redaction.py,
+// redact_text / contains_secret, pinned by the conformance fixture
+// testdata/conformance/redaction_battery.json):
+//
+//  1. collapse every run of Unicode whitespace to one space and trim;
+//  2. if any credential pattern matches anywhere, the whole value becomes
+//     [Sentinel];
+//  3. otherwise every `https?://\S+` becomes "[link]";
+//  4. values longer than the limit (in code points) are cut to limit-3 code
+//     points, right-trimmed, and suffixed with "...".
+//
+// The battery is the reference's 26 patterns followed by a superset of our
+// own (superset.go): passwords in URLs, Bearer and Basic header values,
+// this server's bdn_ tokens, AWS secret keys, NAME=secret assignments,
+// Azure keys and SAS signatures, PEM body lines.
+//
+// # Two kinds of surface
+//
+// A value is redacted in one of two ways, by the kind of surface it leaves
+// through ([Kind]):
+//
+//   - [Field] ([Secret]): a short value of the reference's surfaces (a row
+//     of agent memory, a name): when any pattern matches, keyword-shaped
+//     ones included ("password", "api_key", ".env"), the whole value
+//     becomes [Sentinel], as the reference does.
+//   - [Prose] ([Span]): free text (documentation, search snippets, request
+//     files, error messages, the caller's own arguments echoed back): each
+//     credential is replaced by [Sentinel] and the rest is kept. A keyword
+//     with no value next to it ("/etc/passwd", "the api_key parameter") is
+//     not a credential here; "password: hunter2" loses its value.
+//
+// Text runs on every string of every read payload, so the no-secret path is
+// allocation-free for already-normalised input, and a byte scan (scan.go)
+// decides almost all benign strings before any regular expression runs.
+package redact
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+)
+
+// Sentinel replaces the whole value when it looks like it holds a credential.
+// The exact bytes are part of the cross-implementation contract.
+const Sentinel = "[redacted credential-like text]"
+
+// linkText replaces each http(s) URL.
+const linkText = "[link]"
+
+// Text applies the full redaction pipeline to s: whitespace collapse, whole
+// value replaced by [Sentinel] if it contains a credential-like pattern, URL
+// replacement, then truncation to limit runes ("..." suffix included).
+// limit <= 0 disables truncation.
+//
+// As in the reference, the sentinel itself is never truncated, even when it
+// is longer than limit. For 0 < limit < 3 (where the reference's slice
+// arithmetic goes negative and returns more than limit characters) an
+// over-long value becomes limit dots.
+func Text(s string, limit int) string {
+	if s == "" {
+		return ""
+	}
+	t := collapseSpace(s)
+	if ContainsSecret(t) {
+		return Sentinel
+	}
+	return truncate(replaceLinks(t), limit)
+}
+
+// Secret returns Sentinel when s holds credential-like text (looked for
+// with whitespace collapsed, as Text does) and s itself otherwise. Unlike
+// Text it changes nothing else: no link replacement, no whitespace
+// collapse, no truncation. It is the redaction every read surface applies.
+func Secret(s string) string {
+	if s != "" && ContainsSecret(collapseSpace(s)) {
+		return Sentinel
+	}
+	return s
+}
+
+// Kind is how a surface redacts its text.
+type Kind uint8
+
+const (
+	// Field values are replaced whole when they hold anything the battery
+	// flags (Secret). The reference's surfaces, and the default.
+	Field Kind = iota
+	// Prose keeps everything but the credentials themselves (Span).
+	Prose
+)
+
+// Apply redacts s as a value of a surface of kind k.
+func (k Kind) Apply(s string) string {
+	if k == Prose {
+		return Span(s)
+	}
+	return Secret(s)
+}
+
+// Flagged reports whether Secret would replace s: whether s, with its
+// whitespace collapsed, matches any pattern of the battery.
+func Flagged(s string) bool {
+	return s != "" && ContainsSecret(collapseSpace(s))
+}
+
+// proseMask is what Span looks for: every pattern but the keyword-shaped
+// ones.
+const proseMask = allPatterns &^ keywordMask
+
+// Span returns s with each credential in it replaced by [Sentinel]: the
+// value-shaped patterns of the battery (tokens, keys, a PEM block from its
+// BEGIN line to its END line, PEM body lines), the value of an assignment
+// to a secret-named variable or key, a URL's password. The reference's
+// keyword-shaped patterns on their own ("password", "api_key", ".env",
+// "bearer token") are left alone, and so is everything around a
+// credential. s comes back unchanged (the same string) when it holds none.
+//
+// Unlike Secret, Span looks at s as it is, whitespace and all, and does not
+// apply the reference's extra case folding of four non-ASCII letters.
+func Span(s string) string {
+	spans := spansOf(s)
+	if spans == nil {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp[0]])
+		b.WriteString(Sentinel)
+		last = sp[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Blank returns s with each credential Span would replace overwritten by
+// spaces, byte for byte (offsets are kept): what a search index may take
+// words from without ever holding, matching or reporting a piece of a
+// credential. s comes back unchanged when it holds none.
+func Blank(s string) string {
+	spans := spansOf(s)
+	if spans == nil {
+		return s
+	}
+	b := []byte(s)
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// URI is Span for text that may be percent-encoded, such as a URI or an
+// error message quoting one: when the decoded text holds a credential, the
+// decoded text is returned with each credential replaced (an encoded
+// "Bearer%20abc..." hides the space Span looks for); otherwise Span(s).
+func URI(s string) string {
+	if strings.IndexByte(s, '%') >= 0 {
+		if dec, err := url.PathUnescape(s); err == nil && dec != s {
+			if red := Span(dec); red != dec {
+				return red
+			}
+		}
+	}
+	return Span(s)
+}
+
+// spansOf returns the byte ranges of s that Span replaces, in order,
+// merged where they overlap or touch; nil when there are none.
+func spansOf(s string) [][2]int {
+	if s == "" {
+		return nil
+	}
+	var spans [][2]int
+	for from := 0; from < len(s); {
+		m, _ := scan(s, proseMask, from, true)
+		if m.p < 0 {
+			break
+		}
+		if m.end > m.start {
+			spans = append(spans, [2]int{m.start, m.end})
+		}
+		from = max(m.end, m.at+1)
+	}
+	for from := 0; from < len(s); {
+		m := pemBodyAt(s, from)
+		if m.p < 0 {
+			break
+		}
+		spans = append(spans, [2]int{m.start, m.end})
+		from = m.end
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	out := spans[:1]
+	for _, sp := range spans[1:] {
+		if top := &out[len(out)-1]; sp[0] <= top[1] {
+			top[1] = max(top[1], sp[1])
+		} else {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// ContainsSecret reports whether s matches any credential pattern. Unlike
+// [Text] it does not normalise whitespace first (mirroring the reference's
+// contains_secret), so a PEM header split by a newline or a double space is
+// found by Text but not by ContainsSecret.
+func ContainsSecret(s string) bool {
+	return s != "" && containsSecret(s)
+}
+
+// mayHoldSpace reports whether a multi-byte sequence starting with lead byte
+// c can encode a non-ASCII whitespace rune (U+0085, U+00A0, U+1680,
+// U+2000..U+3000).
+func mayHoldSpace(c byte) bool {
+	return c == 0xc2 || c == 0xe1 || c == 0xe2 || c == 0xe3
+}
+
+// spaceAt reports whether the rune starting at s[i] is whitespace, and how
+// many bytes to advance: the rune's width when it may be whitespace, else 1
+// (continuation bytes are never whitespace lead bytes, so stepping through
+// a rune byte by byte is harmless).
+func spaceAt(s string, i int) (bool, int) {
+	switch wsClass[s[i]] {
+	case wsSpace, wsOther:
+		return true, 1
+	case wsLead:
+		r, w := utf8.DecodeRuneInString(s[i:])
+		return pyfmt.IsSpace(r), w
+	}
+	return false, 1
+}
+
+// Byte classes for isCollapsed.
+const (
+	wsNone  = iota // not whitespace, not a possible whitespace lead byte
+	wsSpace        // ' '
+	wsOther        // other ASCII whitespace
+	wsLead         // lead byte that may start non-ASCII whitespace
+)
+
+var wsClass = func() (t [256]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		if pyfmt.IsSpace(rune(c)) {
+			t[c] = wsOther
+		}
+	}
+	t[' '] = wsSpace
+	for c := 0x80; c < 0x100; c++ {
+		if mayHoldSpace(byte(c)) {
+			t[c] = wsLead
+		}
+	}
+	return t
+}()
+
+// isCollapsed reports whether s is already trimmed and uses only single
+// ASCII spaces as whitespace, i.e. whether collapseSpace would return it
+// unchanged.
+func isCollapsed(s string) bool {
+	n := len(s)
+	for i := 0; i < n; i++ {
+		switch wsClass[s[i]] {
+		case wsSpace:
+			if i == 0 || i == n-1 || s[i-1] == ' ' {
+				return false
+			}
+		case wsOther:
+			return false
+		case wsLead:
+			if r, _ := utf8.DecodeRuneInString(s[i:]); pyfmt.IsSpace(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// collapseSpace replaces each run of whitespace with one space and trims
+// both ends. Invalid UTF-8 bytes are copied through unchanged.
+func collapseSpace(s string) string {
+	if isCollapsed(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	start := -1 // start of the current run of non-space bytes, or -1
+	flush := func(end int) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[start:end])
+		start = -1
+	}
+	for i := 0; i < len(s); {
+		space, w := spaceAt(s, i)
+		if !space {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			flush(i)
+		}
+		i += w
+	}
+	if start >= 0 {
+		flush(len(s))
+	}
+	return b.String()
+}
+
+// replaceLinks replaces every match of `https?://\S+` (case-sensitive
+// scheme, greedy up to the next whitespace) with "[link]".
+func replaceLinks(s string) string {
+	var b strings.Builder
+	copied, pos := 0, 0
+	for {
+		j := strings.Index(s[pos:], "http")
+		if j < 0 {
+			break
+		}
+		j += pos
+		k := j + 4
+		if k < len(s) && s[k] == 's' {
+			k++
+		}
+		end := k + 3
+		if !strings.HasPrefix(s[k:], "://") || end >= len(s) {
+			pos = j + 1
+			continue
+		}
+		for end < len(s) {
+			space, w := spaceAt(s, end)
+			if space {
+				break
+			}
+			end += w
+		}
+		if end == k+3 { // "://" followed by whitespace: \S+ needs one char
+			pos = j + 1
+			continue
+		}
+		b.WriteString(s[copied:j])
+		b.WriteString(linkText)
+		copied, pos = end, end
+	}
+	if copied == 0 {
+		return s
+	}
+	b.WriteString(s[copied:])
+	return b.String()
+}
+
+// truncate cuts s to at most limit runes the way the reference does:
+// s[:limit-3], right-trimmed, plus "...".
+func truncate(s string, limit int) string {
+	// Byte length bounds rune count, so short strings need no counting.
+	if limit <= 0 || len(s) <= limit || utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	if limit < 3 {
+		return "..."[:limit]
+	}
+	off := 0
+	for n := limit - 3; n > 0; n-- {
+		_, w := utf8.DecodeRuneInString(s[off:])
+		off += w
+	}
+	return strings.TrimRightFunc(s[:off], pyfmt.IsSpace) + "..."
+}

@@ -1,0 +1,300 @@
+package redact
+
+import (
+	"encoding/base64"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/getbourdon/bourdon-go/internal/demo"
+)
+
+// S is the sentinel, short.
+const S = Sentinel
+
+// Credentials are built from pieces so that no token literal is committed.
+var (
+	awsKey   = "wJalrXUtnFEMI/K7MDENG" + "/bPxRfiCYEXAMPLEKEY"
+	bdnTok   = "bdn_" + strings.Repeat("0123456789abcdef", 3)
+	basicVal = base64.StdEncoding.EncodeToString([]byte("deploy:s3cr3t-pw"))
+	azureKey = strings.Repeat("Q2hhbmdlTWVQbGVhc2U0", 4) + "Zm9vYmFy=="
+	pemLine  = "MIIEowIBAAKCAQEA7bq" + strings.Repeat("Xy9Zk3", 4) + "abcdefghijklmnopqrstu"
+)
+
+// TestSupersetCatches: each credential shape of the superset is caught by
+// Secret (the whole value) and by Span (the credential only). Each of these
+// left the server before the superset.
+func TestSupersetCatches(t *testing.T) {
+	if len(pemLine) != 64 {
+		t.Fatalf("pemLine has %d characters", len(pemLine))
+	}
+	tests := []struct{ in, span string }{
+		// A password in a URL, any scheme.
+		{"db at postgres://app:" + "s3cr3t@db.internal:5432/app today", "db at postgres://app:" + S + "@db.internal:5432/app today"},
+		{"mongodb+srv://u:" + "p%40ss@cluster0.example.net/db", "mongodb+srv://u:" + S + "@cluster0.example.net/db"},
+		{"redis://:" + "hunter2@cache:6379", "redis://:" + S + "@cache:6379"},
+		{"https://bob:" + "tr0ub4dor@git.example.com/x.git", "https://bob:" + S + "@git.example.com/x.git"},
+		// Opaque Bearer and Basic values.
+		{"Authorization: Bearer " + "abcDEF1234567890xyz", "Authorization: Bearer " + S},
+		{"curl -H 'Authorization: bearer " + "9f8e7d6c5b4a39281706abcdef' x", "curl -H 'Authorization: bearer " + S + "' x"},
+		{"Authorization: Basic " + basicVal, "Authorization: Basic " + S},
+		// This server's member tokens.
+		{"token " + bdnTok + " issued", "token " + S + " issued"},
+		// AWS secret access keys next to their name.
+		{"aws configure set aws_secret_access_key " + awsKey, "aws configure set aws_secret_access_key " + S},
+		{`"SecretAccessKey": "` + awsKey + `"`, `"SecretAccessKey": "` + S + `"`},
+		{"AWS_SECRET=" + awsKey, "AWS_SECRET=" + S},
+		// Assignments to secret-named variables and keys.
+		{"DB_PASSWORD=" + "hunter2 ./run", "DB_PASSWORD=" + S + " ./run"},
+		{"PGPASSWORD=" + "s3cret psql -h db", "PGPASSWORD=" + S + " psql -h db"},
+		{`{"client_secret": "` + `abcd1234"}`, `{"client_secret": "` + S + `"}`},
+		{"GITHUB_TOKEN: " + "abc123def", "GITHUB_TOKEN: " + S},
+		{"X-API-Key: " + "0123456789abcdef", "X-API-Key: " + S},
+		{"export SLACK_SIGNING_SECRET='" + "e1f2a3b4c5'", "export SLACK_SIGNING_SECRET='" + S + "'"},
+		{"password: " + "hunter2hunter2", "password: " + S},
+		{"db.password=" + "changeme", "db.password=" + S},
+		{"--db-password=" + "Xy12", "--db-password=" + S},
+		{"authToken := \"" + "v4lue\"", "authToken := \"" + S + "\""},
+		{"https://api.example.com/v1?token=" + "abc123&page=2", "https://api.example.com/v1?token=" + S + "&page=2"},
+		// Azure connection strings and SAS signatures.
+		{"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + azureKey + ";EndpointSuffix=core.windows.net",
+			"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + S + ";EndpointSuffix=core.windows.net"},
+		{"Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=" + "abcDEF123456+/=",
+			"Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=" + S},
+		{"BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sig=" + "Zm9vYmFyYmF6cXV4MTIz%3D",
+			"BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=" + S},
+		{"https://a.blob.core.windows.net/c/b?sv=2022-11-02&ss=b&sig=" + "Zm9vYmFyYmF6cXV4MTIzNDU2%2BYQ%3D&se=1",
+			"https://a.blob.core.windows.net/c/b?sv=2022-11-02&ss=b&sig=" + S + "&se=1"},
+		// PEM bodies without their BEGIN line: the full lines, the last one
+		// and the END line.
+		{"key:\n" + pemLine + "\n" + pemLine + "\nAbCd12==\n-----END RSA PRIVATE KEY-----\nthen prose", "key:\n" + S + "\nthen prose"},
+		{"pasted " + pemLine + " by mistake", "pasted " + S + " by mistake"},
+		// Quoted by %q or JSON, the lines are joined by escaped newlines.
+		{`unknown uid "` + pemLine + `\n` + pemLine + `\nQk3=". Closest: x`, `unknown uid "` + S + `". Closest: x`},
+		// At the end of a URI's path.
+		{"agent-library://entities/" + pemLine + "\n" + pemLine, "agent-library://entities/" + S},
+		// A schema error names a field by a JSON Pointer.
+		{"- /postgres:~1~1app:" + "pw4Leak@db~1app: not a field", "- /postgres:~1~1app:" + S + "@db~1app: not a field"},
+		{"- /DB_PASSWORD=" + "Qx8Leak: not a field", "- /DB_PASSWORD=" + S + ": not a field"},
+		// A whole PEM block with its BEGIN line goes as one.
+		{"-----BEGIN " + "OPENSSH PRIVATE KEY-----\n" + pemLine + "\nAAAA1+\n-----END OPENSSH PRIVATE KEY-----\nok", S + "\nok"},
+	}
+	for _, tc := range tests {
+		if got := Secret(tc.in); got != S {
+			t.Errorf("Secret(%q) = %q, want the sentinel", tc.in, got)
+		}
+		if !ContainsSecret(tc.in) {
+			t.Errorf("ContainsSecret(%q) = false", tc.in)
+		}
+		if got := Span(tc.in); got != tc.span {
+			t.Errorf("Span(%q)\n = %q\nwant %q", tc.in, got, tc.span)
+		}
+		if got := Span(Span(tc.in)); got != tc.span {
+			t.Errorf("Span is not idempotent on %q: %q", tc.in, got)
+		}
+	}
+}
+
+// TestSupersetLeavesAlone: near misses of the superset stay as they are,
+// whatever the kind of surface.
+func TestSupersetLeavesAlone(t *testing.T) {
+	for _, in := range []string{
+		"https://example.com:8080/path",
+		"ssh://git@github.com:22/org/repo",
+		"https://host:8080/users/@me",
+		"postgres://user@host/db",
+		"postgres://user:<pw>@host",
+		"postgres://user:${PGPW}@host",
+		"cog-secrets://vault/path",
+		"Authorization: Bearer <token>",
+		"Authorization: Bearer $TOKEN",
+		"uses Bearer authentication",
+		"Bearer YOUR_ACCESS_TOKEN_HERE",
+		"Basic familiarity with Go",
+		"Basic authenticationscheme",
+		"bdn_" + strings.Repeat("a", 47),
+		"the aws_secret_access_key is read from the environment",
+		"tokenBudget: 2000",
+		"max_tokens=100",
+		"MASSAR_AGENT_TOKEN=<device-secret>",
+		"MASSAR_AGENT_TOKEN=dev massar-agent &",
+		"secret_name: db-creds",
+		"secrets: inherit",
+		"primary_key: id",
+		"Token: each request carries one",
+		"if token == expected {",
+		"const token = await getToken()",
+		"TOKEN=$(cat /run/token)",
+		"GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}",
+		"token: null",
+		"sig=short&x=1",
+		"2026-06-29T12:00:00+00:00",
+		"contentHash " + strings.Repeat("0123456789abcdef", 4),
+		strings.Repeat("0123456789ABCDEF", 4),
+		"the monkey: loud",
+		"see https://example.com/a?b=c now",
+	} {
+		if got := Secret(in); got != in {
+			t.Errorf("Secret(%q) = %q, want it unchanged", in, got)
+		}
+		if got := Span(in); got != in {
+			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
+		}
+	}
+}
+
+// TestProseKeepsKeywordMentions is the over-matching rule: the reference's
+// keyword-shaped patterns make a field a credential as a whole, but in
+// prose only a value is a credential.
+func TestProseKeepsKeywordMentions(t *testing.T) {
+	for _, in := range []string{
+		"Never print /etc/passwd in a log.\n\nThe rest of the page is about logging.",
+		"../../etc/passwd",
+		"Pass the api_key parameter from your .env file.",
+		"Rotate the service_role key and the stripe secret quarterly.",
+		"the keystore password lives in the vault",
+		"uses a bearer token to authenticate",
+		"-----BEGIN PUBLIC KEY-----",
+		"password = cfg.Password",
+	} {
+		if got := Span(in); got != in {
+			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
+		}
+	}
+	// As a field, the same text is a credential (the reference's contract).
+	if got := Secret("../../etc/passwd"); got != S {
+		t.Errorf("Secret(passwd path) = %q", got)
+	}
+	// The value-shaped patterns of the reference are caught in prose, and
+	// only their match is replaced.
+	gh := "ghp_" + strings.Repeat("a", 36)
+	if got := Span("deploy with " + gh + ", then wait."); got != "deploy with "+S+", then wait." {
+		t.Errorf("Span(token) = %q", got)
+	}
+	if got := Span("two: " + gh + " and sk_live_" + "abcdefgh12."); got != "two: "+S+" and "+S+"." {
+		t.Errorf("Span(two tokens) = %q", got)
+	}
+}
+
+// TestURI: percent-encoding does not hide a credential from URI.
+func TestURI(t *testing.T) {
+	enc := "agent-library://entities/Authorization%3A%20Bearer%20" + "abcDEF1234567890xyz"
+	if got := URI(enc); got != "agent-library://entities/Authorization: Bearer "+S {
+		t.Errorf("URI(%q) = %q", enc, got)
+	}
+	for _, plain := range []string{"agent-library://entities/Payments%20API", "100% done", "cogitave://doc/demo.docs.x"} {
+		if got := URI(plain); got != plain {
+			t.Errorf("URI(%q) = %q, want it unchanged", plain, got)
+		}
+	}
+}
+
+// TestBlank: Blank keeps offsets and blanks exactly what Span replaces.
+func TestBlank(t *testing.T) {
+	in := "use DB_PASSWORD=" + "hunter2x now, not /etc/passwd"
+	if got := Blank(in); got != "use DB_PASSWORD=         now, not /etc/passwd" {
+		t.Errorf("Blank(%q) = %q", in, got)
+	}
+	if plain := "nothing here"; Blank(plain) != plain {
+		t.Error("Blank changed plain text")
+	}
+}
+
+// TestKinds: Kind.Apply is Secret for fields and Span for prose.
+func TestKinds(t *testing.T) {
+	in := "see /etc/passwd and DB_PASSWORD=" + "hunter2"
+	if Field.Apply(in) != S || Prose.Apply(in) != "see /etc/passwd and DB_PASSWORD="+S {
+		t.Errorf("Field %q, Prose %q", Field.Apply(in), Prose.Apply(in))
+	}
+	if !Flagged(in) || Flagged("plain words") {
+		t.Error("Flagged")
+	}
+}
+
+// TestSupersetIsQuietOnTheCorpora measures the superset's false positives
+// on the documentation corpora and the demo library: no file of them
+// holds a credential, and none may be changed by Span or flagged by a
+// superset pattern.
+func TestSupersetIsQuietOnTheCorpora(t *testing.T) {
+	lib := t.TempDir()
+	if err := demo.Write(lib, time.Date(2026, 6, 29, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	docs := t.TempDir()
+	if err := demo.WriteDocs(docs); err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, root := range []string{"../../../testdata/learn", "../../../testdata/learn-overlay", docs, lib} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			files++
+			text := string(data)
+			if got := Span(text); got != text {
+				t.Errorf("%s: Span changed it:\n%s", path, firstDiff(text, got))
+			}
+			for n, line := range strings.Split(text, "\n") {
+				if containsAny(collapseSpace(line), allPatterns&^referenceMask) {
+					t.Errorf("%s:%d: a superset pattern fires: %q", path, n+1, line)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if files < 300 {
+		t.Errorf("only %d files read", files)
+	}
+}
+
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-60)
+	return "… " + a[lo:min(len(a), i+60)] + " …\nbecame\n… " + b[lo:min(len(b), i+60)] + " …"
+}
+
+func FuzzSpan(f *testing.F) {
+	for _, s := range []string{
+		"DB_PASSWORD=hunter2", "postgres://u:p@h", "Bearer abcDEF1234567890xyz", "token: ab12",
+		"-----BEGIN RSA PRIVATE KEY-----\n" + pemLine + "\n-----END RSA PRIVATE KEY-----",
+		pemLine + " " + pemLine, "a=b=c:d", "sig=" + strings.Repeat("A", 20), "x" + bdnTok,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out := Span(in)
+		if utf8.ValidString(in) && !utf8.ValidString(out) {
+			t.Fatalf("Span(%q) = %q: invalid UTF-8", in, out)
+		}
+		if out != in && !strings.Contains(out, Sentinel) {
+			t.Fatalf("Span(%q) = %q changed text without redacting", in, out)
+		}
+		if spansOf(in) == nil && out != in {
+			t.Fatalf("Span(%q) changed a string without spans", in)
+		}
+		// What Span keeps is in the input, in order.
+		rest := in
+		for _, part := range strings.Split(out, Sentinel) {
+			k := strings.Index(rest, part)
+			if k < 0 {
+				t.Fatalf("Span(%q) = %q: %q is not from the input", in, out, part)
+			}
+			rest = rest[k+len(part):]
+		}
+	})
+}
