@@ -147,45 +147,50 @@ type searchInfo struct {
 // knowledge graph or the request lifecycle (whose intake form it serves).
 // The vocabulary is the same for every caller.
 func (s *Server) registerDescribeSchema() {
-	addToolAs(s.Server, &mcp.Tool{
-		Name: "describe_schema",
-		Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
-			"Call it first to plan get_related and query_graph calls.",
-	}, redact.Prose, nil, func(ctx context.Context, req *mcp.CallToolRequest, in describeSchemaIn) (describeSchemaOut, error) {
-		if d := s.authorize(req.Extra, "describe_schema", ""); !d.Allowed {
-			return describeSchemaOut{}, deny(d)
-		}
-		out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: []graph.Moniker{}, URITemplate: graph.URIScheme + "{type}/{uid}"}
-		if s.opts.Knowledge != nil {
-			snap := s.opts.Knowledge.Current()
-			if m := snap.Graph.Monikers(); m != nil {
-				out.Monikers = m
-			}
-			name, dim := snap.Index.Embedder()
-			out.Search = &searchInfo{Embedder: name, Dim: dim}
-		}
-		if s.opts.Requests != nil {
-			if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
-				return out, err
-			}
-		}
-		if in.Type == "" {
-			return out, nil
-		}
-		spec, ok := graph.LookupLabel(in.Type)
-		if !ok {
-			return out, unknownLabel(in.Type)
-		}
-		out.Nodes = []graph.LabelSpec{spec}
-		var touching []graph.EdgeSpec
-		for _, e := range out.Edges {
-			if len(e.From) == 0 || slices.Contains(e.From, spec.Label) || slices.Contains(e.To, spec.Label) {
-				touching = append(touching, e)
-			}
-		}
-		out.Edges = touching
-		return out, nil
+	addTool(s, tool[describeSchemaIn, describeSchemaOut]{
+		def: &mcp.Tool{
+			Name: "describe_schema",
+			Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
+				"Call it first to plan get_related and query_graph calls.",
+		},
+		kind:   redact.Prose,
+		handle: s.describeSchema,
 	})
+}
+
+// describeSchema answers describe_schema: the vocabulary, or one label of
+// it with the edges that touch it.
+func (s *Server) describeSchema(ctx context.Context, _ call, in describeSchemaIn) (describeSchemaOut, error) {
+	out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: []graph.Moniker{}, URITemplate: graph.URIScheme + "{type}/{uid}"}
+	if s.opts.Knowledge != nil {
+		snap := s.opts.Knowledge.Current()
+		if m := snap.Graph.Monikers(); m != nil {
+			out.Monikers = m
+		}
+		name, dim := snap.Index.Embedder()
+		out.Search = &searchInfo{Embedder: name, Dim: dim}
+	}
+	if s.opts.Requests != nil {
+		if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
+			return out, err
+		}
+	}
+	if in.Type == "" {
+		return out, nil
+	}
+	spec, ok := graph.LookupLabel(in.Type)
+	if !ok {
+		return out, unknownLabel(in.Type)
+	}
+	out.Nodes = []graph.LabelSpec{spec}
+	var touching []graph.EdgeSpec
+	for _, e := range out.Edges {
+		if len(e.From) == 0 || slices.Contains(e.From, spec.Label) || slices.Contains(e.To, spec.Label) {
+			touching = append(touching, e)
+		}
+	}
+	out.Edges = touching
+	return out, nil
 }
 
 type queryGraphIn struct {
