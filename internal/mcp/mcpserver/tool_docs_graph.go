@@ -125,9 +125,9 @@ type describeSchemaIn struct {
 }
 
 type describeSchemaOut struct {
-	Nodes    []graph.LabelSpec `json:"nodes"`
-	Edges    []graph.EdgeSpec  `json:"edges"`
-	Monikers []graph.Moniker   `json:"monikers"`
+	Nodes    []labelWire   `json:"nodes"`
+	Edges    []edgeWire    `json:"edges"`
+	Monikers []monikerWire `json:"monikers"`
 	// URITemplate addresses every node as a resource.
 	URITemplate string `json:"uriTemplate"`
 	// IntakeForm is the JSON Schema request_intake validates its form
@@ -161,11 +161,12 @@ func (s *Server) registerDescribeSchema() {
 // describeSchema answers describe_schema: the vocabulary, or one label of
 // it with the edges that touch it.
 func (s *Server) describeSchema(ctx context.Context, _ call, in describeSchemaIn) (describeSchemaOut, error) {
-	out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: []graph.Moniker{}, URITemplate: graph.URIScheme + "{type}/{uid}"}
+	nodes, edges, monikers := graph.Labels(), graph.Edges(), []graph.Moniker{}
+	out := describeSchemaOut{URITemplate: graph.URIScheme + "{type}/{uid}"}
 	if s.opts.Knowledge != nil {
 		snap := s.opts.Knowledge.Current()
 		if m := snap.Graph.Monikers(); m != nil {
-			out.Monikers = m
+			monikers = m
 		}
 		name, dim := snap.Index.Embedder()
 		out.Search = &searchInfo{Embedder: name, Dim: dim}
@@ -175,21 +176,21 @@ func (s *Server) describeSchema(ctx context.Context, _ call, in describeSchemaIn
 			return out, err
 		}
 	}
-	if in.Type == "" {
-		return out, nil
-	}
-	spec, ok := graph.LookupLabel(in.Type)
-	if !ok {
-		return out, unknownLabel(in.Type)
-	}
-	out.Nodes = []graph.LabelSpec{spec}
-	var touching []graph.EdgeSpec
-	for _, e := range out.Edges {
-		if len(e.From) == 0 || slices.Contains(e.From, spec.Label) || slices.Contains(e.To, spec.Label) {
-			touching = append(touching, e)
+	if in.Type != "" {
+		spec, ok := graph.LookupLabel(in.Type)
+		if !ok {
+			return out, unknownLabel(in.Type)
 		}
+		nodes = []graph.LabelSpec{spec}
+		var touching []graph.EdgeSpec
+		for _, e := range edges {
+			if len(e.From) == 0 || slices.Contains(e.From, spec.Label) || slices.Contains(e.To, spec.Label) {
+				touching = append(touching, e)
+			}
+		}
+		edges = touching
 	}
-	out.Edges = touching
+	out.Nodes, out.Edges, out.Monikers = wireList(nodes, labelOf), wireList(edges, edgeOf), wireList(monikers, monikerOf)
 	return out, nil
 }
 

@@ -19,8 +19,8 @@ type listVersionsOut struct {
 	AgentID string `json:"agent_id"`
 	// CurrentDigest is the digest of the manifest as it is now; pass it as
 	// expected_digest to commit or roll back safely.
-	CurrentDigest string           `json:"current_digest"`
-	Versions      []commit.Version `json:"versions"`
+	CurrentDigest string        `json:"current_digest"`
+	Versions      []versionWire `json:"versions"`
 }
 
 type explainIn struct {
@@ -35,7 +35,7 @@ type explainOut struct {
 	// Change is the write that produced the state: caller and tier
 	// (verified), session_id and transcript_ref (asserted by the caller,
 	// listed in caller_asserted), time, and what changed.
-	Change *commit.Change `json:"change"`
+	Change *changeWire `json:"change"`
 }
 
 type rollbackIn struct {
@@ -83,7 +83,7 @@ func (s *Server) registerHistoryTools() {
 			if err != nil {
 				return listVersionsOut{}, historyFailure(in.AgentID, err)
 			}
-			return listVersionsOut{AgentID: in.AgentID, CurrentDigest: current, Versions: nonNil(versions)}, nil
+			return listVersionsOut{AgentID: in.AgentID, CurrentDigest: current, Versions: nonNil(wireList(versions, versionOf))}, nil
 		},
 		alts: errSchema,
 	})
@@ -98,7 +98,7 @@ func (s *Server) registerHistoryTools() {
 			if err != nil {
 				return explainOut{}, historyFailure(in.AgentID, err)
 			}
-			return explainOut{AgentID: in.AgentID, Digest: in.Digest, Found: ch != nil, Change: ch}, nil
+			return explainOut{AgentID: in.AgentID, Digest: in.Digest, Found: ch != nil, Change: changeOf(ch)}, nil
 		},
 		alts: errSchema,
 	})
