@@ -174,20 +174,16 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 	defer unlock()
 
 	path := w.ManifestPath(req.AgentID)
-	before, beforeBytes, currentDigest, err := w.readCurrent(req.AgentID)
-	previousUpdate := ""
-	var corrupt *CorruptError
-	switch {
-	case errors.As(err, &corrupt) && req.Mode == ModeReplace:
-		beforeBytes, currentDigest = corrupt.Data, rawDigest(corrupt.Data)
-	case err != nil:
+	before, beforeBytes, currentDigest, err := w.readReplaced(req.AgentID, req.Mode == ModeReplace)
+	if err != nil {
 		return Result{}, err
 	}
+	previousUpdate := ""
 	if before != nil {
 		previousUpdate = textOf(before.Value(l5.KeyLastUpdated))
 	}
-	if req.ExpectedDigest != nil && !digestMatches(*req.ExpectedDigest, currentDigest) {
-		return Result{}, &StaleDigestError{Expected: *req.ExpectedDigest, Current: currentDigest}
+	if err := checkExpected(req.ExpectedDigest, currentDigest); err != nil {
+		return Result{}, err
 	}
 	now := w.Now().UTC()
 	m, c, err := apply(req, rows, before, isoNow(now))
@@ -207,6 +203,28 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 		return Result{}, err
 	}
 	return res, nil
+}
+
+// readReplaced reads agent id's manifest as a write that replaces it
+// sees it (see readCurrent), except that a manifest that cannot be
+// parsed, when the write may overwrite it (overwriteCorrupt), is no
+// manifest, its bytes and their raw digest.
+func (w *Writer) readReplaced(id string, overwriteCorrupt bool) (*yaml11.Map, []byte, string, error) {
+	m, data, digest, err := w.readCurrent(id)
+	var corrupt *CorruptError
+	if overwriteCorrupt && errors.As(err, &corrupt) {
+		return nil, corrupt.Data, rawDigest(corrupt.Data), nil
+	}
+	return m, data, digest, err
+}
+
+// checkExpected refuses a write whose caller expected a state other than
+// the current one (whose digest is current); expected nil expects none.
+func checkExpected(expected *string, current string) error {
+	if expected != nil && !digestMatches(*expected, current) {
+		return &StaleDigestError{Expected: *expected, Current: current}
+	}
+	return nil
 }
 
 // lockAgent takes agent id's cross-process lock and removes the stale

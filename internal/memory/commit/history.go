@@ -323,21 +323,14 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 	if err != nil || !ok {
 		return nil, fmt.Errorf("version %s of %s cannot be read; it was not restored", version, id)
 	}
-	current, currentBytes, err := w.readManifest(w.ManifestPath(id))
-	currentDigest := ""
-	var corrupt *CorruptError
-	switch {
-	case errors.As(err, &corrupt):
-		// Restoring a good version is how an unreadable manifest gets
-		// repaired; its bytes are archived like any replaced state.
-		currentBytes, currentDigest = corrupt.Data, rawDigest(corrupt.Data)
-	case err != nil:
+	// Restoring a good version is how an unreadable manifest gets
+	// repaired; its bytes are archived like any replaced state.
+	_, currentBytes, currentDigest, err := w.readReplaced(id, true)
+	if err != nil {
 		return nil, err
-	case current != nil:
-		currentDigest = Digest(current)
 	}
-	if expectedDigest != nil && !digestMatches(*expectedDigest, currentDigest) {
-		return nil, &StaleDigestError{Expected: *expectedDigest, Current: currentDigest}
+	if err := checkExpected(expectedDigest, currentDigest); err != nil {
+		return nil, err
 	}
 	ch := Change{Op: OpRollback, Digest: Digest(rm), PreviousDigest: currentDigest, RolledBackTo: version}
 	ch, err = w.replace(id, currentBytes, currentDigest, data, w.Now().UTC(), ch, p)
