@@ -56,9 +56,6 @@ func New(root string) *Writer {
 	return &Writer{root: root, tree: fsutil.NewTree(root), Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}}
 }
 
-// Root returns the library directory.
-func (w *Writer) Root() string { return w.root }
-
 // ManifestPath returns where agent id's manifest lives.
 func (w *Writer) ManifestPath(id string) string {
 	return filepath.Join(w.root, "agents", id+".l5.yaml")
