@@ -107,14 +107,6 @@ func Ops() []string {
 	return ops
 }
 
-// QuarantinedMayCall reports whether op is on the quarantined allowlist:
-// a quarantined caller may call it at all (perhaps only for granted or own
-// namespaces).
-func QuarantinedMayCall(op string) bool {
-	r, ok := rules[op]
-	return ok && r.access != trustedOnly
-}
-
 // AnyNamespace is the audit namespace of a call that names none.
 const AnyNamespace = "*"
 

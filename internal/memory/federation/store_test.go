@@ -66,6 +66,14 @@ var june30 = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
 
 func seedStore(t *testing.T) *Store {
 	dir := t.TempDir()
+	copySeed(t, dir)
+	return openStore(t, dir, june30)
+}
+
+// copySeed copies the conformance seed library's manifests into the
+// library at dir.
+func copySeed(t *testing.T, dir string) {
+	t.Helper()
 	for _, f := range []string{"claude-code.l5.yaml", "codex.l5.yaml"} {
 		data, err := os.ReadFile(filepath.Join("../../../testdata/conformance/fed_seed_library/agents", f))
 		if err != nil {
@@ -73,7 +81,6 @@ func seedStore(t *testing.T) *Store {
 		}
 		writeFile(t, filepath.Join(dir, "agents", f), string(data))
 	}
-	return openStore(t, dir, june30)
 }
 
 func TestFindEntityVisibilityAndAliases(t *testing.T) {
