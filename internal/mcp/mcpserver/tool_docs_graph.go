@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,7 +59,7 @@ func (s *Server) registerGetRelated() {
 		if !ok {
 			return getRelatedOut{}, v.unknownUID(in.UID)
 		}
-		types, err := edgeTypes(in.EdgeTypes)
+		types, err := graph.ParseEdgeTypes(in.EdgeTypes)
 		if err != nil {
 			return getRelatedOut{}, err
 		}
@@ -93,31 +91,6 @@ func (s *Server) registerGetRelated() {
 		}
 		return out, nil
 	})
-}
-
-// edgeTypes checks edge type names against the vocabulary.
-func edgeTypes(names []string) ([]graph.EdgeType, error) {
-	var out []graph.EdgeType
-	for _, name := range names {
-		e, ok := graph.LookupEdge(name)
-		if !ok {
-			var known []string
-			for _, e := range graph.Edges() {
-				known = append(known, string(e.Type))
-			}
-			return nil, fmt.Errorf("unknown edge type %q; the vocabulary has %s", name, strings.Join(known, ", "))
-		}
-		out = append(out, e.Type)
-	}
-	return out, nil
-}
-
-func unknownLabel(name string) error {
-	var known []string
-	for _, l := range graph.Labels() {
-		known = append(known, string(l.Label))
-	}
-	return fmt.Errorf("unknown node type %q; the vocabulary has %s", name, strings.Join(known, ", "))
 }
 
 type describeSchemaIn struct {
@@ -172,18 +145,11 @@ func (s *Server) registerDescribeSchema() {
 		if in.Type == "" {
 			return out, nil
 		}
-		spec, ok := graph.LookupLabel(in.Type)
-		if !ok {
-			return out, unknownLabel(in.Type)
+		spec, err := graph.ParseLabel(in.Type)
+		if err != nil {
+			return out, err
 		}
-		out.Nodes = []graph.LabelSpec{spec}
-		var touching []graph.EdgeSpec
-		for _, e := range out.Edges {
-			if len(e.From) == 0 || slices.Contains(e.From, spec.Label) || slices.Contains(e.To, spec.Label) {
-				touching = append(touching, e)
-			}
-		}
-		out.Edges = touching
+		out.Nodes, out.Edges = []graph.LabelSpec{spec}, graph.EdgesTouching(spec.Label)
 		return out, nil
 	})
 }

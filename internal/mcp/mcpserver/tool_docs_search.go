@@ -28,8 +28,8 @@ func (s *Server) registerDocsSearch() {
 			"Each result carries its per-signal scores. Fetch a result's full content with docs_fetch.",
 	}, map[string]any{"topK": docsearch.DefaultTopK, "tokenBudget": docsearch.DefaultTokenBudget}, func(ctx context.Context, in docsSearchIn, v view) (*docsearch.Results, error) {
 		for _, l := range in.Types {
-			if _, ok := graph.LookupLabel(string(l)); !ok {
-				return nil, unknownLabel(string(l))
+			if _, err := graph.ParseLabel(string(l)); err != nil {
+				return nil, err
 			}
 		}
 		for i, a := range in.Anchors {
