@@ -2,7 +2,7 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"strings"
 	"time"
 
@@ -58,7 +58,7 @@ func (s *Server) registerDocsFetch() {
 		if !ok {
 			return nodeContent{}, v.unknownUID(in.UID)
 		}
-		if err := appliesTo(n, in.Moniker, v.snap.Graph.Monikers()); err != nil {
+		if err := docs.AppliesTo(n, in.Moniker, v.snap.Graph.Monikers()); err != nil {
 			return nodeContent{}, err
 		}
 		out := contentOf(n)
@@ -69,34 +69,6 @@ func (s *Server) registerDocsFetch() {
 		}
 		return out, nil
 	})
-}
-
-// appliesTo checks that a node's moniker range (if any) includes the
-// requested moniker.
-func appliesTo(n *graph.Node, moniker string, registry []graph.Moniker) error {
-	if moniker == "" {
-		return nil
-	}
-	known := false
-	for _, m := range registry {
-		known = known || m.Name == moniker
-	}
-	if !known {
-		var names []string
-		for _, m := range registry {
-			names = append(names, m.Name)
-		}
-		return fmt.Errorf("unknown moniker %q; known monikers: %s", moniker, strings.Join(names, ", "))
-	}
-	rng := n.Str("monikerRange")
-	if rng == "" {
-		return nil
-	}
-	r, err := docs.ParseMonikerRange(rng)
-	if err != nil || !r.Includes(moniker, registry) {
-		return fmt.Errorf("%s does not apply to %s (it applies to %s)", n.UID, moniker, rng)
-	}
-	return nil
 }
 
 type resolveXrefIn struct {
@@ -134,10 +106,10 @@ func (s *Server) registerResolveXref() {
 		}
 		g := v.snap.Graph
 		out := resolveXrefOut{nodeRef: refOf(n), Href: n.Str("href"), Backlinks: []backlink{}, AppliesToMoniker: true, MonikerRange: n.Str("monikerRange")}
-		if err := appliesTo(n, in.Moniker, g.Monikers()); err != nil {
-			if strings.HasPrefix(err.Error(), "unknown moniker") {
-				return resolveXrefOut{}, err
-			}
+		var unknown *docs.UnknownMonikerError
+		if err := docs.AppliesTo(n, in.Moniker, g.Monikers()); errors.As(err, &unknown) {
+			return resolveXrefOut{}, err
+		} else if err != nil {
 			out.AppliesToMoniker = false
 		}
 		for _, e := range g.Out(id) {
