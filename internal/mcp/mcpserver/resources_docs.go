@@ -54,7 +54,7 @@ func (s *Server) readNode(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 	}
 	d := s.authorize(req.Extra, "resource:node", "")
 	v := s.viewFor(d, s.resourceAccess(d, visibility.Public))
-	_, n, ok := v.lookup(uid)
+	_, n, ok := v.Lookup(uid)
 	if !ok || n.Label != spec.Label {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}

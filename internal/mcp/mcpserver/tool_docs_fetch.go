@@ -54,15 +54,15 @@ func (s *Server) registerDocsFetch() {
 		Name:        "docs_fetch",
 		Description: "Fetch one node of the documentation graph by uid: its content (markdown for documents; with moniker, as read in that product version), contentHash, lastModified, front matter and properties. An unknown uid names the three closest.",
 	}, nil, func(ctx context.Context, in docsFetchIn, v view) (nodeContent, error) {
-		_, n, ok := v.lookup(in.UID)
-		if !ok {
-			return nodeContent{}, v.unknownUID(in.UID)
+		_, n, err := v.Find(in.UID)
+		if err != nil {
+			return nodeContent{}, docsFailure(err)
 		}
-		if err := docs.AppliesTo(n, in.Moniker, v.snap.Graph.Monikers()); err != nil {
+		if err := docs.AppliesTo(n, in.Moniker, v.Graph().Monikers()); err != nil {
 			return nodeContent{}, err
 		}
 		out := contentOf(n)
-		out.Content = docs.ContentFor(n.Content, in.Moniker, v.snap.Graph.Monikers())
+		out.Content = docs.ContentFor(n.Content, in.Moniker, v.Graph().Monikers())
 		out.Moniker = in.Moniker
 		if in.Locale != "" && !strings.EqualFold(in.Locale, defaultLocale) {
 			out.LocaleFallback = true
@@ -100,11 +100,11 @@ func (s *Server) registerResolveXref() {
 		Name:        "resolve_xref",
 		Description: "Resolve a cross-reference (@uid, <xref:uid>) to the node's current title and URI, moniker-aware; reports the node that supersedes it and the nodes that cite it (backlinks).",
 	}, nil, func(ctx context.Context, in resolveXrefIn, v view) (resolveXrefOut, error) {
-		id, n, ok := v.lookup(in.UID)
-		if !ok {
-			return resolveXrefOut{}, v.unknownUID(in.UID)
+		id, n, err := v.Find(in.UID)
+		if err != nil {
+			return resolveXrefOut{}, docsFailure(err)
 		}
-		g := v.snap.Graph
+		g := v.Graph()
 		out := resolveXrefOut{nodeRef: refOf(n), Href: n.Str("href"), Backlinks: []backlink{}, AppliesToMoniker: true, MonikerRange: n.Str("monikerRange")}
 		var unknown *docs.UnknownMonikerError
 		if err := docs.AppliesTo(n, in.Moniker, g.Monikers()); errors.As(err, &unknown) {
@@ -113,14 +113,14 @@ func (s *Server) registerResolveXref() {
 			out.AppliesToMoniker = false
 		}
 		for _, e := range g.Out(id) {
-			if e.Type == graph.SupersededBy && v.visible(e.Node) {
+			if e.Type == graph.SupersededBy && v.Visible(e.Node) {
 				r := refOf(g.Node(e.Node))
 				out.SupersededBy = &r
 				break
 			}
 		}
 		for _, e := range g.In(id) {
-			if v.visible(e.Node) && e.Type != graph.SupersededBy {
+			if v.Visible(e.Node) && e.Type != graph.SupersededBy {
 				out.Backlinks = append(out.Backlinks, backlink{refOf(g.Node(e.Node)), e.Type})
 			}
 		}

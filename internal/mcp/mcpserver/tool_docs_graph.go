@@ -55,9 +55,9 @@ func (s *Server) registerGetRelated() {
 		Name:        "get_related",
 		Description: "The typed-edge neighbourhood of a node: the nodes reachable over the given edge types and direction, up to depth 4, each with the edge type and direction that reached it, nearest first.",
 	}, map[string]any{"direction": defaultRelatedDir, "depth": defaultRelatedDeep, "limit": defaultRelatedMax}, func(ctx context.Context, in getRelatedIn, v view) (getRelatedOut, error) {
-		id, n, ok := v.lookup(in.UID)
-		if !ok {
-			return getRelatedOut{}, v.unknownUID(in.UID)
+		id, n, err := v.Find(in.UID)
+		if err != nil {
+			return getRelatedOut{}, docsFailure(err)
 		}
 		types, err := graph.ParseEdgeTypes(in.EdgeTypes)
 		if err != nil {
@@ -73,8 +73,8 @@ func (s *Server) registerGetRelated() {
 		if in.Limit < 1 || in.Limit > maxRelatedResults {
 			return getRelatedOut{}, fmt.Errorf("limit %d: use 1 to %d", in.Limit, maxRelatedResults)
 		}
-		g := v.snap.Graph
-		reached, err := graph.NeighbourhoodFunc(g, id, types, dir, in.Depth, relatedEdgeBudget, v.visible)
+		g := v.Graph()
+		reached, err := graph.NeighbourhoodFunc(g, id, types, dir, in.Depth, relatedEdgeBudget, v.Visible)
 		if errors.Is(err, graph.ErrBudget) {
 			return getRelatedOut{}, fmt.Errorf("the neighbourhood of %s is too large to walk to depth %d; lower depth or name edgeTypes", n.UID, in.Depth)
 		}
@@ -170,6 +170,6 @@ func (s *Server) registerQueryGraph() {
 		if in.Limit < 1 || in.Limit > cypher.MaxLimit {
 			return nil, fmt.Errorf("limit %d: use 1 to %d", in.Limit, cypher.MaxLimit)
 		}
-		return cypher.Run(ctx, v.snap.Graph, in.Pattern, in.Params, cypher.Options{Limit: in.Limit, Visible: v.visible})
+		return cypher.Run(ctx, v.Graph(), in.Pattern, in.Params, cypher.Options{Limit: in.Limit, Visible: v.Visible})
 	})
 }

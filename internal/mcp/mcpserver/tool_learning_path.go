@@ -48,7 +48,7 @@ func (s *Server) registerGetLearningPath() {
 		Description: "What to learn, in order, to reach a skill: the prerequisite skills along dependsOn (prerequisites first), leaving out what knownSkills already covers, " +
 			"and the modules that teach them (after their own prerequisite modules), each with its units.",
 	}, nil, func(ctx context.Context, in learningPathIn, v view) (learningPathOut, error) {
-		p := planner{v: v, g: v.snap.Graph}
+		p := planner{v: v, g: v.Graph()}
 		target, ok := p.skill(in.TargetSkill)
 		if !ok {
 			return learningPathOut{}, fmt.Errorf("no skill %q; list skills with query_graph: MATCH (s:Skill) RETURN s.uid, s.title", in.TargetSkill)
@@ -123,11 +123,11 @@ func (p planner) find(s string, l graph.Label) (graph.NodeID, bool) {
 	if s == "" {
 		return 0, false
 	}
-	if id, n, ok := p.v.lookup(s); ok && n.Label == l {
+	if id, n, ok := p.v.Lookup(s); ok && n.Label == l {
 		return id, true
 	}
 	for _, id := range p.g.ByLabel(l) {
-		if p.v.visible(id) && strings.EqualFold(p.g.Node(id).Title(), strings.TrimSpace(s)) {
+		if p.v.Visible(id) && strings.EqualFold(p.g.Node(id).Title(), strings.TrimSpace(s)) {
 			return id, true
 		}
 	}
@@ -145,7 +145,7 @@ func (p planner) neighbours(id graph.NodeID, t graph.EdgeType, incoming bool, l 
 	}
 	var out []graph.NodeID
 	for _, a := range adj {
-		if a.Type == t && p.v.visible(a.Node) && p.g.Node(a.Node).Label == l {
+		if a.Type == t && p.v.Visible(a.Node) && p.g.Node(a.Node).Label == l {
 			out = append(out, a.Node)
 		}
 	}
@@ -203,7 +203,7 @@ func (p planner) units(mod graph.NodeID) []graph.NodeID {
 	}
 	var us []unit
 	for _, a := range p.g.In(mod) {
-		if a.Type == graph.PartOf && p.v.visible(a.Node) && p.g.Node(a.Node).Label == graph.Unit {
+		if a.Type == graph.PartOf && p.v.Visible(a.Node) && p.g.Node(a.Node).Label == graph.Unit {
 			us = append(us, unit{a.Node, a.Weight})
 		}
 	}

@@ -1,0 +1,120 @@
+package knowledge_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/demo"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/knowledge"
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/docsearch"
+)
+
+// demoSnapshot is the demo corpus joined with the demo library.
+func demoSnapshot(t *testing.T) *knowledge.Snapshot {
+	t.Helper()
+	dir := t.TempDir()
+	if err := demo.Write(dir, time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	corpus := filepath.Join(dir, "docs")
+	if err := demo.WriteDocs(corpus); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{corpus}, Store: federation.New(lib), Embedder: testEmbedder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kb.Current()
+}
+
+func TestCleanUID(t *testing.T) {
+	for _, in := range []string{"a.b", " a.b ", "@a.b", "<xref:a.b>", "xref:a.b", " <xref:a.b> "} {
+		if got := knowledge.CleanUID(in); got != "a.b" {
+			t.Errorf("CleanUID(%q) = %q", in, got)
+		}
+	}
+}
+
+func TestFindNamesTheClosestVisibleUIDs(t *testing.T) {
+	t.Parallel()
+	s := demoSnapshot(t)
+	public := s.View(knowledge.Viewer{Level: visibility.Public})
+	if _, n, err := public.Find("<xref:demo.docs.payments-api>"); err != nil || n.Title() != "Payments API" {
+		t.Fatalf("Find: %v, %v", n, err)
+	}
+
+	_, _, err := public.Find("@demo.docs.payment-api")
+	var unknown *knowledge.UnknownUIDError
+	if !errors.As(err, &unknown) || unknown.UID != "demo.docs.payment-api" || len(unknown.Closest) != 3 || unknown.Closest[0] != "demo.docs.payments-api" {
+		t.Fatalf("a misspelt uid: %#v", err)
+	}
+	if !strings.HasPrefix(err.Error(), `unknown uid "demo.docs.payment-api". Closest: demo.docs.payments-api, `) {
+		t.Errorf("message %q", err)
+	}
+
+	// A private entity does not exist at public: not found, and never
+	// suggested.
+	const private = "bourdon.entity.claude-code.salary-review"
+	if _, _, err := public.Find(private); !errors.As(err, &unknown) || slices.Contains(unknown.Closest, private) {
+		t.Errorf("a hidden uid was found or suggested: %v", err)
+	}
+	if _, _, err := s.View(knowledge.Viewer{Level: visibility.Private}).Find(private); err != nil {
+		t.Errorf("private: %v", err)
+	}
+	if _, _, err := s.View(knowledge.Viewer{Level: visibility.Private, Reader: onlyClaude}).Find("bourdon.agent.codex"); !errors.As(err, &unknown) {
+		t.Errorf("an ungranted agent was found: %v", err)
+	}
+}
+
+func TestClosestRanksByDistanceThenPrefixThenUID(t *testing.T) {
+	t.Parallel()
+	v := demoSnapshot(t).View(knowledge.Viewer{Level: visibility.Public})
+	if got := v.Closest("demo.skills.replay-ledger-event", 1); !slices.Equal(got, []string{"demo.skills.replay-ledger-events"}) {
+		t.Errorf("one edit away: %v", got)
+	}
+	// A uid beyond the length bound is as far as can be from every uid:
+	// the ones sharing its longest prefix come first, then uid order.
+	long := "demo.docs." + strings.Repeat("x", 300)
+	got := v.Closest(long, 3)
+	if len(got) != 3 || !slices.IsSorted(got) || !strings.HasPrefix(got[0], "demo.docs.") {
+		t.Errorf("a long uid: %v", got)
+	}
+	if got := v.Closest("anything", 0); len(got) != 0 {
+		t.Errorf("n = 0: %v", got)
+	}
+}
+
+func TestSearchChecksTypesAndAnchors(t *testing.T) {
+	t.Parallel()
+	v := demoSnapshot(t).View(knowledge.Viewer{Level: visibility.Public})
+	ctx := context.Background()
+	if _, err := v.Search(ctx, docsearch.Query{Text: "refund", Types: []graph.Label{"Widget"}}); !errors.Is(err, graph.ErrUnknownLabel) {
+		t.Errorf("an unknown label: %v", err)
+	}
+	var unknown *knowledge.UnknownUIDError
+	if _, err := v.Search(ctx, docsearch.Query{Text: "refund", Anchors: []string{"demo.docs.nope"}}); !errors.As(err, &unknown) {
+		t.Errorf("an unknown anchor: %v", err)
+	}
+	anchors := []string{"@demo.docs.payments-api"}
+	res, err := v.Search(ctx, docsearch.Query{Text: "retry a refund after a timeout", Anchors: anchors})
+	if err != nil || len(res.Results) == 0 || res.Results[0].UID != "demo.docs.retry-a-refund-safely" {
+		t.Fatalf("Search: %v, %v", res, err)
+	}
+	if anchors[0] != "@demo.docs.payments-api" {
+		t.Errorf("the caller's anchors were changed: %v", anchors)
+	}
+}
