@@ -31,6 +31,15 @@ func refOf(n *graph.Node) nodeRef {
 	return nodeRef{UID: n.UID, Label: n.Label, Title: n.Title(), URI: graph.URI(n.Label, n.UID)}
 }
 
+// refsOf returns the refs of nodes, never nil (the payload shows []).
+func refsOf(nodes []*graph.Node) []nodeRef {
+	out := make([]nodeRef, len(nodes))
+	for i, n := range nodes {
+		out[i] = refOf(n)
+	}
+	return out
+}
+
 // view is what the caller may see of the current snapshot; the docs
 // tools' handlers ask it (package knowledge) and shape its answers.
 type view = knowledge.View
@@ -43,11 +52,15 @@ func (s *Server) viewFor(d trust.Decision, level visibility.Level) view {
 }
 
 // docsFailure words the knowledge graph's errors for a tool result: an
-// unknown uid says where to find the right one.
+// unknown uid or target skill says how to find the right one.
 func docsFailure(err error) error {
 	var uid *knowledge.UnknownUIDError
-	if errors.As(err, &uid) {
+	var skill *knowledge.UnknownSkillError
+	switch {
+	case errors.As(err, &uid):
 		return fmt.Errorf("%s (describe_schema lists the node types; docs_search finds uids by text)", err)
+	case errors.As(err, &skill) && !skill.Known:
+		return fmt.Errorf("%s; list skills with query_graph: MATCH (s:Skill) RETURN s.uid, s.title", err)
 	}
 	return err
 }
