@@ -151,6 +151,9 @@ func ContentFor(markdown, moniker string, registry []graph.Moniker) string {
 	return out.String()
 }
 
+// Locale is the one locale the corpus is written in.
+const Locale = "en-us"
+
 // UnknownMonikerError is a moniker that the registry does not name.
 type UnknownMonikerError struct {
 	Moniker string
