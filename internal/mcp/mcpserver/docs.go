@@ -52,15 +52,19 @@ func (s *Server) viewFor(d trust.Decision, level visibility.Level) view {
 }
 
 // docsFailure words the knowledge graph's errors for a tool result: an
-// unknown uid or target skill says how to find the right one.
+// unknown uid or target skill says how to find the right one, a
+// neighbourhood too large how to narrow it.
 func docsFailure(err error) error {
 	var uid *knowledge.UnknownUIDError
 	var skill *knowledge.UnknownSkillError
+	var large *knowledge.TooLargeError
 	switch {
 	case errors.As(err, &uid):
 		return fmt.Errorf("%s (describe_schema lists the node types; docs_search finds uids by text)", err)
 	case errors.As(err, &skill) && !skill.Known:
 		return fmt.Errorf("%s; list skills with query_graph: MATCH (s:Skill) RETURN s.uid, s.title", err)
+	case errors.As(err, &large):
+		return fmt.Errorf("%s; lower depth or name edgeTypes", err)
 	}
 	return err
 }
