@@ -27,14 +27,7 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		prefix := req.Params.Argument.Value
 		switch {
 		case strings.HasPrefix(ref.URI, agentMemoryPrefix) && req.Params.Argument.Name == "agent_id":
-			for _, id := range s.store.ListAgents(r) {
-				if hasPrefixFold(id, prefix) && completable(id) {
-					total++
-					if len(values) < maxCompletions {
-						values = append(values, id)
-					}
-				}
-			}
+			values, total = s.store.AgentIDs(prefix, maxCompletions, r, completable)
 		case strings.HasPrefix(ref.URI, entityPrefix) && req.Params.Argument.Name == "name":
 			values, total = s.store.EntityNames(prefix, visibility.Public, maxCompletions, r, completable)
 		}
@@ -45,8 +38,4 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{
 		Values: values, Total: total, HasMore: total > len(values),
 	}}, nil
-}
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
