@@ -3,7 +3,6 @@ package knowledge_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +17,9 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/recall/docsearch"
 )
 
+// demoCorpus is the demo's documentation corpus.
+const demoCorpus = "../../demo/corpus"
+
 // demoSnapshot is the demo corpus joined with the demo library.
 func demoSnapshot(t *testing.T) *knowledge.Snapshot {
 	t.Helper()
@@ -25,16 +27,12 @@ func demoSnapshot(t *testing.T) *knowledge.Snapshot {
 	if err := demo.Write(dir, time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
-	corpus := filepath.Join(dir, "docs")
-	if err := demo.WriteDocs(corpus); err != nil {
-		t.Fatal(err)
-	}
 	lib, err := library.Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lib.Close() })
-	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{corpus}, Store: federation.New(lib), Embedder: testEmbedder})
+	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{demoCorpus}, Store: federation.New(lib), Embedder: testEmbedder})
 	if err != nil {
 		t.Fatal(err)
 	}
