@@ -116,3 +116,78 @@ func TestSearchChecksTypesAndAnchors(t *testing.T) {
 		t.Errorf("the caller's anchors were changed: %v", anchors)
 	}
 }
+
+// TestClosestMatchesAFullSort checks Closest, which prunes, against
+// sorting every visible uid: by capped edit distance (case ignored), then
+// longest common prefix, then uid.
+func TestClosestMatchesAFullSort(t *testing.T) {
+	t.Parallel()
+	s := newFixture(t).open(t).Current()
+	for _, level := range []visibility.Level{visibility.Public, visibility.Private} {
+		v := s.View(knowledge.Viewer{Level: level})
+		g := v.Graph()
+		var visible []string
+		for i := range g.Len() {
+			if id := graph.NodeID(i); v.Visible(id) {
+				visible = append(visible, g.Node(id).UID)
+			}
+		}
+		probes := []string{"", "x", "COGITAVE", strings.Repeat("q", 300), "bourdon.entity.claude-code.roadmaps"}
+		for i := 0; i < len(visible); i += 25 {
+			u := visible[i]
+			probes = append(probes, u[:len(u)/2], u+"s", strings.ToUpper(u[1:]), strings.ReplaceAll(u, ".", "-"))
+		}
+		for _, p := range probes {
+			type cand struct {
+				uid          string
+				dist, prefix int
+			}
+			lp := strings.ToLower(p)
+			var want []cand
+			for _, u := range visible {
+				lu := strings.ToLower(u)
+				c := cand{uid: u, dist: 64}
+				if len(lp) <= 256 && len(lu) <= 256 {
+					c.dist = min(levenshtein(lp, lu), 64)
+				}
+				for c.prefix < len(lp) && c.prefix < len(lu) && lp[c.prefix] == lu[c.prefix] {
+					c.prefix++
+				}
+				want = append(want, c)
+			}
+			slices.SortFunc(want, func(a, b cand) int {
+				if a.dist != b.dist {
+					return a.dist - b.dist
+				}
+				if a.prefix != b.prefix {
+					return b.prefix - a.prefix
+				}
+				return strings.Compare(a.uid, b.uid)
+			})
+			wantUIDs := []string{want[0].uid, want[1].uid, want[2].uid}
+			if got := v.Closest(p, 3); !slices.Equal(got, wantUIDs) {
+				t.Errorf("%s, Closest(%q) = %v, want %v", level, p, got, wantUIDs)
+			}
+		}
+	}
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
