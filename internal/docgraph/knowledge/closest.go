@@ -17,9 +17,9 @@ const (
 // Closest returns the n visible uids nearest to uid: by edit distance
 // (case ignored, capped at maxSuggestDistance), then the longest common
 // prefix, then uid order. It keeps only the n best while scanning, and a
-// candidate that cannot beat the n-th best (its length alone puts it too
-// far) costs no distance computation, so an unknown uid stays cheap on a
-// large graph. n of zero or less gives none.
+// candidate that cannot beat the n-th best (its length or its bytes alone
+// put it too far: bagDistance) costs no distance computation, so an
+// unknown uid stays cheap on a large graph. n of zero or less gives none.
 func (v View) Closest(uid string, n int) []string {
 	if n <= 0 {
 		return nil
@@ -41,6 +41,7 @@ func (v View) Closest(uid string, n int) []string {
 	g := v.snap.Graph
 	low := strings.ToLower(uid)
 	var rows [2][]int
+	var counts [256]int
 	top := make([]cand, 0, n+1)
 	for i := range g.Len() {
 		id := graph.NodeID(i)
@@ -53,7 +54,7 @@ func (v View) Closest(uid string, n int) []string {
 		if len(top) == n && top[n-1].dist < maxSuggestDistance {
 			// Only a distance up to the n-th best's can still enter.
 			limit = top[n-1].dist + 1
-			if d := len(lu) - len(low); d >= limit || -d >= limit {
+			if d := len(lu) - len(low); d >= limit || -d >= limit || bagDistance(low, lu, &counts) >= limit {
 				continue
 			}
 		}
@@ -75,6 +76,31 @@ func (v View) Closest(uid string, n int) []string {
 		out[i] = c.uid
 	}
 	return out
+}
+
+// bagDistance is a lower bound of the edit distance of a and b: the
+// larger of the number of bytes a has more of than b, and b more of than
+// a (each edit changes either count by one at most). counts is scratch
+// space, all zero before and after.
+func bagDistance(a, b string, counts *[256]int) int {
+	for i := range len(a) {
+		counts[a[i]]++
+	}
+	for i := range len(b) {
+		counts[b[i]]--
+	}
+	more, fewer := 0, 0
+	for _, s := range [2]string{a, b} {
+		for i := range len(s) {
+			if c := counts[s[i]]; c > 0 {
+				more += c
+			} else {
+				fewer -= c
+			}
+			counts[s[i]] = 0
+		}
+	}
+	return max(more, fewer)
 }
 
 func commonPrefix(a, b string) int {
