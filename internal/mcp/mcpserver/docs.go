@@ -79,23 +79,24 @@ func (a docsAccess) level() (visibility.Level, error) {
 	return accessArgs{AccessLevel: a.AccessLevel}.level()
 }
 
-// docsTool registers a docs tool: every call is authorized and audited,
-// and resolves the caller's view at its access level. Its results are
-// redacted as prose (redaction.go).
+// docsTool registers a docs tool, which names no namespace: the access
+// step decides and audits every call, and the handler gets the caller's
+// view at its access level. Its results are redacted as prose
+// (redaction.go).
 func docsTool[In interface {
 	level() (visibility.Level, error)
 }, Out any](s *Server, t *mcp.Tool, defaults map[string]any, h func(ctx context.Context, in In, v view) (Out, error)) {
-	defaults = merge(map[string]any{"access_level": s.defaultAccess(visibility.Public).String()}, defaults)
-	addToolAs(s.Server, t, redact.Prose, defaults, func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error) {
-		var zero Out
-		level, err := in.level()
-		if err != nil {
-			return zero, err
-		}
-		d := s.authorize(req.Extra, t.Name, "")
-		if !d.Allowed {
-			return zero, deny(d)
-		}
-		return h(ctx, in, s.viewFor(d, level))
+	addTool(s, tool[In, Out]{
+		def:      t,
+		kind:     redact.Prose,
+		defaults: merge(map[string]any{"access_level": s.defaultAccess(visibility.Public).String()}, defaults),
+		handle: func(ctx context.Context, c call, in In) (Out, error) {
+			level, err := in.level()
+			if err != nil {
+				var zero Out
+				return zero, err
+			}
+			return h(ctx, in, s.viewFor(c.d, level))
+		},
 	})
 }

@@ -68,9 +68,9 @@ type describeSchemaIn struct {
 }
 
 type describeSchemaOut struct {
-	Nodes    []graph.LabelSpec `json:"nodes"`
-	Edges    []graph.EdgeSpec  `json:"edges"`
-	Monikers []graph.Moniker   `json:"monikers"`
+	Nodes    []labelWire   `json:"nodes"`
+	Edges    []edgeWire    `json:"edges"`
+	Monikers []monikerWire `json:"monikers"`
 	// URITemplate addresses every node as a resource.
 	URITemplate string `json:"uriTemplate"`
 	// IntakeForm is the JSON Schema request_intake validates its form
@@ -90,38 +90,44 @@ type searchInfo struct {
 // knowledge graph or the request lifecycle (whose intake form it serves).
 // The vocabulary is the same for every caller.
 func (s *Server) registerDescribeSchema() {
-	addToolAs(s.Server, &mcp.Tool{
-		Name: "describe_schema",
-		Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
-			"Call it first to plan get_related and query_graph calls.",
-	}, redact.Prose, nil, func(ctx context.Context, req *mcp.CallToolRequest, in describeSchemaIn) (describeSchemaOut, error) {
-		if d := s.authorize(req.Extra, "describe_schema", ""); !d.Allowed {
-			return describeSchemaOut{}, deny(d)
+	addTool(s, tool[describeSchemaIn, describeSchemaOut]{
+		def: &mcp.Tool{
+			Name: "describe_schema",
+			Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
+				"Call it first to plan get_related and query_graph calls.",
+		},
+		kind:   redact.Prose,
+		handle: s.describeSchema,
+	})
+}
+
+// describeSchema answers describe_schema: the vocabulary, or one label of
+// it with the edges that touch it.
+func (s *Server) describeSchema(ctx context.Context, _ call, in describeSchemaIn) (describeSchemaOut, error) {
+	nodes, edges, monikers := graph.Labels(), graph.Edges(), []graph.Moniker{}
+	out := describeSchemaOut{URITemplate: graph.URIScheme + "{type}/{uid}"}
+	if s.opts.Knowledge != nil {
+		snap := s.opts.Knowledge.Current()
+		if m := snap.Graph.Monikers(); m != nil {
+			monikers = m
 		}
-		out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: []graph.Moniker{}, URITemplate: graph.URIScheme + "{type}/{uid}"}
-		if s.opts.Knowledge != nil {
-			snap := s.opts.Knowledge.Current()
-			if m := snap.Graph.Monikers(); m != nil {
-				out.Monikers = m
-			}
-			name, dim := snap.Index.Embedder()
-			out.Search = &searchInfo{Embedder: name, Dim: dim}
+		name, dim := snap.Index.Embedder()
+		out.Search = &searchInfo{Embedder: name, Dim: dim}
+	}
+	if s.opts.Requests != nil {
+		if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
+			return out, err
 		}
-		if s.opts.Requests != nil {
-			if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
-				return out, err
-			}
-		}
-		if in.Type == "" {
-			return out, nil
-		}
+	}
+	if in.Type != "" {
 		spec, err := graph.ParseLabel(in.Type)
 		if err != nil {
 			return out, err
 		}
-		out.Nodes, out.Edges = []graph.LabelSpec{spec}, graph.EdgesTouching(spec.Label)
-		return out, nil
-	})
+		nodes, edges = []graph.LabelSpec{spec}, graph.EdgesTouching(spec.Label)
+	}
+	out.Nodes, out.Edges, out.Monikers = wireList(nodes, labelOf), wireList(edges, edgeOf), wireList(monikers, monikerOf)
+	return out, nil
 }
 
 type queryGraphIn struct {
