@@ -40,14 +40,7 @@ func (s *Server) completions(p *mcp.CompleteParams, r federation.Reader) ([]stri
 	prefix := p.Argument.Value
 	switch {
 	case strings.HasPrefix(ref.URI, agentMemoryPrefix) && p.Argument.Name == "agent_id":
-		for _, id := range s.store.ListAgents(r) {
-			if hasPrefixFold(id, prefix) && completable(id) {
-				total++
-				if len(values) < maxCompletions {
-					values = append(values, id)
-				}
-			}
-		}
+		values, total = s.store.AgentIDs(prefix, maxCompletions, r, completable)
 	case strings.HasPrefix(ref.URI, entityPrefix) && p.Argument.Name == "name":
 		values, total = s.store.EntityNames(prefix, visibility.Public, maxCompletions, r, completable)
 	}
@@ -55,8 +48,4 @@ func (s *Server) completions(p *mcp.CompleteParams, r federation.Reader) ([]stri
 		values = []string{}
 	}
 	return values, total
-}
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

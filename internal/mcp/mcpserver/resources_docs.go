@@ -66,19 +66,11 @@ func nodeTargetOf(uri string) (nodeTarget, string, bool) {
 // level, as the JSON of docs_fetch.
 func (s *Server) nodeRead(d trust.Decision, t nodeTarget) (any, error) {
 	v := s.viewFor(d, s.resourceAccess(d, visibility.Public))
-	_, n, ok := v.lookup(t.uid)
+	_, n, ok := v.Lookup(t.uid)
 	if !ok || n.Label != t.label {
 		return nil, mcp.ResourceNotFoundError(t.uri)
 	}
 	return contentOf(n), nil
-}
-
-// listed reports whether a node belongs in resources/list: documentation
-// nodes any caller may read (not memory nodes, not requests, which belong
-// to namespaces).
-func listed(n *graph.Node) bool {
-	return n.Label != graph.Entity && n.Label != graph.Agent && n.Label != graph.Request && n.Str("visibility") != "internal" &&
-		(n.Str("visibility") == "" || n.Str("visibility") == "public")
 }
 
 func nodeResource(n *graph.Node) *mcp.Resource {
@@ -94,32 +86,12 @@ func nodeResource(n *graph.Node) *mcp.Resource {
 // syncCatalogue brings the listed resources in line with a new snapshot
 // (the SDK announces list_changed when the set changes).
 func (s *Server) syncCatalogue(old, cur *knowledge.Snapshot) {
-	was := map[string]bool{}
-	if old != nil {
-		for i := range old.Graph.Len() {
-			if n := old.Graph.Node(graph.NodeID(i)); listed(n) {
-				was[graph.URI(n.Label, n.UID)] = true
-			}
-		}
-	}
-	for i := range cur.Graph.Len() {
-		n := cur.Graph.Node(graph.NodeID(i))
-		if !listed(n) {
-			continue
-		}
-		uri := graph.URI(n.Label, n.UID)
-		if was[uri] {
-			delete(was, uri)
-			continue
-		}
+	added, removed := knowledge.CatalogueChanges(old, cur)
+	for _, n := range added {
 		s.AddResource(nodeResource(n), s.readNode)
 	}
-	if len(was) > 0 {
-		var gone []string
-		for uri := range was {
-			gone = append(gone, uri)
-		}
-		s.RemoveResources(gone...)
+	if len(removed) > 0 {
+		s.RemoveResources(removed...)
 	}
 }
 

@@ -134,7 +134,7 @@ func (s *Server) maySubscribe(extra *mcp.RequestExtra, uri string) error {
 	}
 	if t, _, ok := nodeTargetOf(uri); ok && s.opts.Knowledge != nil {
 		d := s.decide(callerOf(extra), "resource:node", "")
-		_, n, found := s.viewFor(d, s.defaultAccess(visibility.Public)).lookup(t.uid)
+		_, n, found := s.viewFor(d, s.defaultAccess(visibility.Public)).Lookup(t.uid)
 		if !found || n.Label != t.label {
 			return mcp.ResourceNotFoundError(uri)
 		}
@@ -169,7 +169,7 @@ func (s *Server) subscribersSee(uri string) func(uid string) bool {
 	s.mu.Unlock()
 	return func(uid string) bool {
 		for _, v := range views {
-			if _, _, ok := v.lookup(uid); !ok {
+			if _, _, ok := v.Lookup(uid); !ok {
 				return false
 			}
 		}

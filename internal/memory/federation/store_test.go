@@ -395,3 +395,30 @@ func TestExportAgents(t *testing.T) {
 		t.Errorf("broken file row: %+v", last)
 	}
 }
+
+func TestAgentIDsCompleteAPrefix(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"claude-code", "claude-desktop", "codex", "cursor"} {
+		writeManifest(t, dir, id)
+	}
+	s := openStore(t, dir, june30)
+	for _, tc := range []struct {
+		prefix string
+		max    int
+		reader Reader
+		keep   func(string) bool
+		want   []string
+		total  int
+	}{
+		{"CL", 10, nil, nil, []string{"claude-code", "claude-desktop"}, 2},
+		{"c", 2, nil, nil, []string{"claude-code", "claude-desktop"}, 4},
+		{"", 10, func(id string) bool { return id != "codex" }, nil, []string{"claude-code", "claude-desktop", "cursor"}, 3},
+		{"c", 10, nil, func(id string) bool { return id != "cursor" }, []string{"claude-code", "claude-desktop", "codex"}, 3},
+		{"claude-code-and-more", 10, nil, nil, nil, 0},
+	} {
+		got, total := s.AgentIDs(tc.prefix, tc.max, tc.reader, tc.keep)
+		if !slices.Equal(got, tc.want) || total != tc.total {
+			t.Errorf("AgentIDs(%q, %d) = %v, %d; want %v, %d", tc.prefix, tc.max, got, total, tc.want, tc.total)
+		}
+	}
+}
