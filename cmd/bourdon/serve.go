@@ -42,6 +42,7 @@ type serveFlags struct {
 	registry      string
 	auditLog      string
 	allowUnauthed bool
+	publicURL     string
 	l2            l2Flags
 	peers         peerFlags
 	docs          docsFlags
@@ -97,6 +98,7 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
+	cmd.Flags().StringVar(&f.publicURL, "public-url", "", "the server's address as clients reach it (behind a TLS proxy), such as https://mcp.example.com; the MCP endpoint is its /mcp (default http://HOST:PORT)")
 	f.l2.register(cmd)
 	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
 	cmd.Flags().StringVar(&f.docs.config, "docs-config", "", "YAML file naming the corpus roots (docs: [...]) and the embedder (embedder: {provider, url, model, dim, token_env})")
@@ -378,7 +380,12 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 	if err != nil {
 		return err
 	}
-	url := "http://" + ln.Addr().String() + "/mcp"
+	base, err := publicBase(f.publicURL, ln.Addr().String())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	url := base + "/mcp"
 	mode := "bearer tokens from " + f.registry
 	if auth == nil {
 		mode = "no authentication, every caller is the operator"
