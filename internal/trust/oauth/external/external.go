@@ -123,4 +123,3 @@ func tokenScopes(scope string, scp any) []string {
 	}
 	return out
 }
-
