@@ -23,12 +23,16 @@ func newLogger(stderr io.Writer, quiet bool) *slog.Logger {
 	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// serveMCP serves handler at /mcp on ln until ctx ends, then shuts down.
-// Requests inherit ctx, so that stopping the server also ends long-lived
-// event streams instead of waiting for them.
-func serveMCP(ctx context.Context, ln net.Listener, handler http.Handler, log *slog.Logger) error {
+// serveMCP serves handler at /mcp on ln until ctx ends, then shuts down;
+// mount, when not nil, adds the OAuth endpoints. Requests inherit ctx, so
+// that stopping the server also ends long-lived event streams instead of
+// waiting for them.
+func serveMCP(ctx context.Context, ln net.Listener, handler http.Handler, mount func(*http.ServeMux), log *slog.Logger) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
+	if mount != nil {
+		mount(mux)
+	}
 	hs := mcphttp.Server(mux, mcphttp.ServerOptions{Logger: log})
 	hs.BaseContext = func(net.Listener) context.Context { return ctx }
 	errc := make(chan error, 1)

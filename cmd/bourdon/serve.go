@@ -43,6 +43,8 @@ type serveFlags struct {
 	auditLog      string
 	allowUnauthed bool
 	publicURL     string
+	oauthIssuer   string
+	noOAuth       bool
 	l2            l2Flags
 	peers         peerFlags
 	docs          docsFlags
@@ -99,6 +101,8 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
 	cmd.Flags().StringVar(&f.publicURL, "public-url", "", "the server's address as clients reach it (behind a TLS proxy), such as https://mcp.example.com; the MCP endpoint is its /mcp (default http://HOST:PORT)")
+	cmd.Flags().StringVar(&f.oauthIssuer, "oauth-issuer", "", "accept the JWT access tokens of this external OAuth provider (issuer URL), mapped to members by `bourdon registry set-subject`, instead of running the built-in authorization server")
+	cmd.Flags().BoolVar(&f.noOAuth, "no-oauth", false, "HTTP accepts bdn_ bearer tokens only: no OAuth metadata, no authorization server")
 	f.l2.register(cmd)
 	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
 	cmd.Flags().StringVar(&f.docs.config, "docs-config", "", "YAML file naming the corpus roots (docs: [...]) and the embedder (embedder: {provider, url, model, dim, token_env})")
@@ -386,6 +390,11 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 		return err
 	}
 	url := base + "/mcp"
+	mount, err := oauthSetup(ctx, f, auth, base, stderr, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	mode := "bearer tokens from " + f.registry
 	if auth == nil {
 		mode = "no authentication, every caller is the operator"
@@ -398,5 +407,5 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 		fmt.Fprintln(stderr, "           docs_search {\"query\": \"retry a refund after a timeout\"} or get_learning_path {\"targetSkill\": \"demo.skills.replay-ledger-events\"};")
 		fmt.Fprintln(stderr, "           Ctrl-C stops and deletes the demo library")
 	}
-	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}), log)
+	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}), mount, log)
 }

@@ -1,6 +1,8 @@
 package trust
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -13,11 +15,12 @@ import (
 const maxSubjectBytes = 255
 
 // Lookup returns the caller of an active member (not revoked, with a
-// well-formed id) and its generation: the member's creation stamp, which
-// changes when a revoked member is added again. Credentials derived from
-// a member (OAuth tokens) record the generation they were issued for and
-// die with it, so revoking a member kills them, and re-adding it does
-// not bring them back. An unreadable registry has no active member.
+// well-formed id) and its generation: an opaque digest of the member's
+// current token, which changes when the token is rotated or the member is
+// revoked and added again. Credentials derived from a member (OAuth
+// tokens) record the generation they were issued for and die with it, so
+// revoking or rotating a member kills them, and re-adding it does not
+// bring them back. An unreadable registry has no active member.
 func (r *Registry) Lookup(id string) (c Caller, generation string, ok bool) {
 	doc, err := r.current()
 	if err != nil {
@@ -27,7 +30,8 @@ func (r *Registry) Lookup(id string) (c Caller, generation string, ok bool) {
 	if rw == nil || rw.revoked || !l5.ValidAgentID(rw.id) {
 		return Caller{}, "", false
 	}
-	return rw.caller(), stampText(rw.raw.Value(keyCreated)), true
+	sum := sha256.Sum256([]byte("generation\x00" + stampText(rw.raw.Value(keyCreated)) + "\x00" + rw.tokenHash))
+	return rw.caller(), hex.EncodeToString(sum[:16]), true
 }
 
 // BySubject returns the active member whose oauth_subject is subject,
