@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+var consentField = regexp.MustCompile(`name="(request_id|csrf)" value="([^"]+)"`)
+
+// consentFetcher plays the person in the browser: it opens the
+// authorization URL, pastes the member's bdn_ token on the consent page
+// and returns the code the redirect carries.
+func consentFetcher(memberToken string, calls *int) auth.AuthorizationCodeFetcher {
+	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		*calls++
+		jar, _ := cookiejar.New(nil)
+		c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := c.Get(args.URL)
+		if err != nil {
+			return nil, err
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		form := url.Values{"action": {"approve"}, "member_token": {memberToken}}
+		for _, m := range consentField.FindAllStringSubmatch(string(page), -1) {
+			form.Set(m[1], m[2])
+		}
+		u, _ := url.Parse(args.URL)
+		u.RawQuery = ""
+		resp, err = c.PostForm(u.String(), form)
+		if err != nil {
+			return nil, err
+		}
+		resp.Body.Close()
+		loc, err := url.Parse(resp.Header.Get("Location"))
+		if err != nil || loc.Query().Get("code") == "" {
+			return nil, fmt.Errorf("consent answered %d, Location %q", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		return &auth.AuthorizationResult{Code: loc.Query().Get("code"), State: loc.Query().Get("state"), Iss: loc.Query().Get("iss")}, nil
+	}
+}
+
+// TestOAuthWithTheSDKClient connects the go-sdk's OAuth client to the
+// real server: discovery from the 401, registration, PKCE, consent, a
+// tool call, step-up to admin on a 403, refresh, revocation, and a
+// revoked member.
+func TestOAuthWithTheSDKClient(t *testing.T) {
+	dir := t.TempDir()
+	registry := filepath.Join(dir, "federation.yaml")
+	alice := addMember(t, registry, "alice", "--tier", "trusted")
+	addMember(t, registry, "bob") // keeps the registry configured once alice is revoked
+	s := startHTTP(t, "--library", seedLibrary(t), "--registry", registry, "--audit-log", filepath.Join(dir, "audit.jsonl"))
+
+	// The 401 names the metadata; the metadata names the server.
+	resp, err := http.Post(s.url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	challenge := resp.Header.Get("WWW-Authenticate")
+	if resp.StatusCode != 401 || !strings.Contains(challenge, `resource_metadata="`) || !strings.Contains(challenge, `scope="read write"`) {
+		t.Fatalf("401 challenge %q", challenge)
+	}
+	base := strings.TrimSuffix(s.url, "/mcp")
+	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"} {
+		prm, err := oauthex.GetProtectedResourceMetadata(context.Background(), base+path, s.url, http.DefaultClient)
+		if err != nil || prm.AuthorizationServers[0] != base {
+			t.Fatalf("%s: %+v %v", path, prm, err)
+		}
+	}
+
+	calls := 0
+	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName: "e2e", RedirectURIs: []string{"http://127.0.0.1:9/callback"},
+			TokenEndpointAuthMethod: "none", GrantTypes: []string{"authorization_code", "refresh_token"},
+		}},
+		AuthorizationCodeFetcher: consentFetcher(alice, &calls),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "oauth-e2e", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, OAuthHandler: h}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_caller", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("describe_caller: %v %+v", err, res)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, `"alice"`) {
+		t.Fatalf("the caller is not alice: %s", text)
+	}
+	// An admin tool needs the admin scope: 403 insufficient_scope, and
+	// the client steps up through consent again.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "reload_library", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("reload_library after step-up: %v %+v", err, res)
+	}
+	if calls != 2 {
+		t.Fatalf("consent ran %d times, want 2 (first connection, then step-up)", calls)
+	}
+
+	// Refresh: the refresh token rotates and the new access token works.
+	ts, _ := h.TokenSource(ctx)
+	tok, err := ts.Token()
+	if err != nil || tok.RefreshToken == "" {
+		t.Fatalf("token source: %v %+v", err, tok)
+	}
+	// The SDK registered once per authorization; the refresh token is
+	// the last client's, and any other client is refused it.
+	var clientID, newAccess string
+	var refreshed map[string]any
+	for _, id := range registeredClients(t, dir) {
+		refreshed = tokenPost(t, base+"/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken}, "client_id": {id}})
+		if newAccess, _ = refreshed["access_token"].(string); newAccess != "" {
+			clientID = id
+			break
+		}
+	}
+	if newAccess == "" || refreshed["refresh_token"] == tok.RefreshToken {
+		t.Fatalf("refresh: %v", refreshed)
+	}
+	if st := ping(t, s.url, newAccess); st != 200 {
+		t.Fatalf("refreshed token: %d", st)
+	}
+	// RFC 7009: revoking the refresh token ends its family.
+	if r, err := http.PostForm(base+"/revoke", url.Values{"token": {refreshed["refresh_token"].(string)}, "client_id": {clientID}}); err != nil || r.StatusCode != 200 {
+		t.Fatalf("revoke: %v %v", r, err)
+	}
+	if st := ping(t, s.url, newAccess); st != 401 {
+		t.Fatalf("revoked token: %d", st)
+	}
+	// The session's token was of that family too: its next call gets
+	// 401 and the client goes through consent again.
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_caller", Arguments: map[string]any{}}); err != nil || res.IsError || calls != 3 {
+		t.Fatalf("after revocation: %v %+v, consent ran %d times", err, res, calls)
+	}
+	// Revoking the member kills its tokens, and its bdn_ token no longer
+	// passes the consent page.
+	ts, _ = h.TokenSource(ctx)
+	tok, _ = ts.Token()
+	if out, err := exec.Command(binary, "registry", "revoke", "alice", "--registry", registry).CombinedOutput(); err != nil {
+		t.Fatalf("revoke: %v %s", err, out)
+	}
+	if st := ping(t, s.url, tok.AccessToken); st != 401 {
+		t.Fatalf("a revoked member's token: %d", st)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_caller", Arguments: map[string]any{}}); err == nil {
+		t.Fatal("a revoked member's session went on")
+	}
+}
+
+// ping sends a ping with token and returns the status.
+func ping(t *testing.T, endpoint, token string) int {
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"p","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func tokenPost(t *testing.T, endpoint string, form url.Values) map[string]any {
+	resp, err := http.PostForm(endpoint, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return out
+}
+
+// registeredClients reads the client ids from the state file.
+func registeredClients(t *testing.T, dir string) []string {
+	var st struct {
+		Clients map[string]any `json:"clients"`
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "oauth.json"))
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for id := range st.Clients {
+		ids = append(ids, id)
+	}
+	return ids
+}
