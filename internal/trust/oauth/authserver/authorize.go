@@ -189,6 +189,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		delete(st.Pending, id)
 		scopes := grantScopes(p.Scopes, caller.Tier)
 		if len(scopes) == 0 || c == nil {
+			member = ""
 			out = outcome{redirect: back(url.Values{"error": {"invalid_scope"}, "error_description": {"member " + caller.ID + " may hold none of the requested scopes"}})}
 			return nil
 		}

@@ -101,11 +101,26 @@ func New(cfg Config) *Server {
 
 // Mount serves the metadata and the endpoints on mux.
 func (s *Server) Mount(mux *http.ServeMux) {
-	mux.HandleFunc(MetadataPath, s.metadata)
-	mux.HandleFunc(RegisterPath, s.register)
+	mux.Handle(MetadataPath, cors(s.metadata))
+	mux.Handle(RegisterPath, cors(s.register))
 	mux.HandleFunc(AuthorizePath, s.authorize)
-	mux.HandleFunc(TokenPath, s.token)
-	mux.HandleFunc(RevokePath, s.revoke)
+	mux.Handle(TokenPath, cors(s.token))
+	mux.Handle(RevokePath, cors(s.revoke))
+}
+
+// cors lets browser-based clients (such as the MCP Inspector) call the
+// endpoints that take no cookies: any origin, no credentials.
+func cors(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h(w, r)
+	})
 }
 
 // authMethods are the client authentication methods of the token and
@@ -118,7 +133,6 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	writeJSON(w, http.StatusOK, map[string]any{
 		"issuer":                                         s.cfg.Issuer,
 		"authorization_endpoint":                         s.cfg.Issuer + AuthorizePath,

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -248,12 +247,9 @@ func load(path string) (*state, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxStateBytes+1))
+	data, err := fsutil.ReadOpen(f, maxStateBytes)
 	if err != nil {
 		return nil, fi, err
-	}
-	if len(data) > maxStateBytes {
-		return nil, fi, fmt.Errorf("larger than %d bytes", maxStateBytes)
 	}
 	st, err := parseState(data)
 	return st, fi, err

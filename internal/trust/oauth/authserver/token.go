@@ -12,13 +12,7 @@ import (
 // token serves the token endpoint: the authorization_code grant (with
 // PKCE) and the refresh_token grant (with rotation).
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-	if err := r.ParseForm(); err != nil {
-		s.writeError(w, invalid("invalid_request", "the body is not a form"))
+	if !s.readForm(w, r) {
 		return
 	}
 	var resp map[string]any
@@ -62,6 +56,21 @@ func errDetail(err error) string {
 		return oe.code + ": " + oe.desc
 	}
 	return "server_error"
+}
+
+// readForm reads the form of a POST to the token or revocation endpoint
+// and answers anything else.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodPost {
+		http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		s.writeError(w, invalid("invalid_request", "the body is not a form"))
+		return false
+	}
+	return true
 }
 
 // clientAuth authenticates the client of a token or revocation request:
@@ -210,13 +219,7 @@ func issue(st *state, famID string, c *client, now time.Time) (map[string]any, e
 // revoke serves token revocation (RFC 7009). Revoking either kind of
 // token revokes its whole family. Unknown tokens are answered 200 too.
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-	if err := r.ParseForm(); err != nil {
-		s.writeError(w, invalid("invalid_request", "the body is not a form"))
+	if !s.readForm(w, r) {
 		return
 	}
 	var member string
