@@ -14,10 +14,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/getbourdon/bourdon-go/internal/testkit/oauthtest"
 )
 
 var consentField = regexp.MustCompile(`name="(request_id|csrf)" value="([^"]+)"`)
@@ -208,4 +211,61 @@ func registeredClients(t *testing.T, dir string) []string {
 		ids = append(ids, id)
 	}
 	return ids
+}
+
+// TestOAuthExternalIssuer serves with --oauth-issuer: the metadata names
+// the provider, its JWTs for this resource act for the member whose
+// oauth_subject is their sub, and others are refused.
+func TestOAuthExternalIssuer(t *testing.T) {
+	idp := oauthtest.NewIDP(t)
+	dir := t.TempDir()
+	registry := filepath.Join(dir, "federation.yaml")
+	addMember(t, registry, "alice", "--tier", "trusted")
+	if out, err := exec.Command(binary, "registry", "set-subject", "alice", "idp|alice", "--registry", registry).CombinedOutput(); err != nil {
+		t.Fatalf("set-subject: %v %s", err, out)
+	}
+	s := startHTTP(t, "--library", seedLibrary(t), "--registry", registry, "--audit-log", filepath.Join(dir, "audit.jsonl"), "--oauth-issuer", idp.URL)
+	base := strings.TrimSuffix(s.url, "/mcp")
+	prm, err := oauthex.GetProtectedResourceMetadata(context.Background(), base+"/.well-known/oauth-protected-resource/mcp", s.url, http.DefaultClient)
+	if err != nil || prm.AuthorizationServers[0] != idp.URL {
+		t.Fatalf("metadata: %+v %v", prm, err)
+	}
+	if r, _ := http.Get(base + "/authorize"); r.StatusCode != http.StatusNotFound {
+		t.Fatalf("the built-in authorization server answers next to an external one: %d", r.StatusCode)
+	}
+	now := time.Now()
+	token := func(over map[string]any) string {
+		c := map[string]any{"iss": idp.URL, "aud": s.url, "sub": "idp|alice", "exp": now.Add(time.Hour).Unix(), "iat": now.Unix(), "scope": "read write"}
+		for k, v := range over {
+			c[k] = v
+		}
+		return idp.Sign(c)
+	}
+	if st := ping(t, s.url, token(nil)); st != 200 {
+		t.Fatalf("a valid token: %d", st)
+	}
+	for name, tok := range map[string]string{
+		"wrong audience": token(map[string]any{"aud": "https://elsewhere.example.com/mcp"}),
+		"expired":        token(map[string]any{"exp": now.Add(-time.Hour).Unix()}),
+		"unknown member": token(map[string]any{"sub": "idp|mallory"}),
+	} {
+		if st := ping(t, s.url, tok); st != 401 {
+			t.Errorf("%s: %d, want 401", name, st)
+		}
+	}
+	// Within the member's tier, the token's scopes decide: read only
+	// cannot commit.
+	req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"commit_to_federation","arguments":{}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Authorization", "Bearer "+token(map[string]any{"scope": "read"}))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if ch := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 403 || !strings.Contains(ch, `error="insufficient_scope"`) || !strings.Contains(ch, `scope="read write"`) {
+		t.Fatalf("read-only commit: %d %q", resp.StatusCode, ch)
+	}
 }
