@@ -64,7 +64,7 @@ func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, base stri
 // newOAuthCommand is `bourdon oauth`: the operator's side of the built-in
 // authorization server.
 func newOAuthCommand() *cobra.Command {
-	var registry string
+	var registry, auditLog string
 	cmd := &cobra.Command{
 		Use:   "oauth",
 		Short: "The built-in OAuth authorization server: pending requests and the operator's approval",
@@ -78,6 +78,7 @@ member (bourdon registry revoke) kills every token issued for it.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.PersistentFlags().StringVar(&registry, "registry", "", "registry file (default $"+trust.RegistryEnv+" or ~/.bourdon/federation.yaml); the state is oauth.json next to it")
+	cmd.PersistentFlags().StringVar(&auditLog, "audit-log", "", "audit log (default $"+trust.AuditEnv+" or ~/.bourdon/audit.jsonl)")
 	regPath := func() (string, error) {
 		if registry != "" {
 			return registry, nil
@@ -124,7 +125,12 @@ member (bourdon registry revoke) kills every token issued for it.`,
 			if member == "" {
 				return fmt.Errorf("--member: name the registry member the application will act as")
 			}
-			audit, _ := trust.DefaultAuditPath()
+			audit := auditLog
+			if audit == "" {
+				if audit, err = trust.DefaultAuditPath(); err != nil {
+					return err
+				}
+			}
 			as := authserver.New(authserver.Config{Registry: trust.OpenRegistry(p), Store: authserver.OpenStore(authserver.DefaultStorePath(p)), Audit: trust.OpenAudit(audit)})
 			if err := as.Approve(strings.ToUpper(args[0]), member); err != nil {
 				return err

@@ -269,3 +269,53 @@ func TestOAuthExternalIssuer(t *testing.T) {
 		t.Fatalf("read-only commit: %d %q", resp.StatusCode, ch)
 	}
 }
+
+// TestOAuthOperatorApproval: the person asks the operator instead of
+// pasting a token; bourdon oauth list shows the request, approve lets it
+// go on.
+func TestOAuthOperatorApproval(t *testing.T) {
+	dir := t.TempDir()
+	registry := filepath.Join(dir, "federation.yaml")
+	addMember(t, registry, "bob")
+	s := startHTTP(t, "--library", seedLibrary(t), "--registry", registry, "--audit-log", filepath.Join(dir, "audit.jsonl"))
+	base := strings.TrimSuffix(s.url, "/mcp")
+	reg, err := oauthex.RegisterClient(context.Background(), base+"/register", &oauthex.ClientRegistrationMetadata{
+		ClientName: "approval", RedirectURIs: []string{"http://127.0.0.1:9/cb"}, TokenEndpointAuthMethod: "none",
+	}, http.DefaultClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	q := url.Values{"response_type": {"code"}, "client_id": {reg.ClientID}, "redirect_uri": {"http://127.0.0.1:9/cb"},
+		"code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"}, "code_challenge_method": {"S256"}}
+	resp, err := browser.Get(base + "/authorize?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	form := url.Values{"action": {"continue"}}
+	for _, m := range consentField.FindAllStringSubmatch(string(page), -1) {
+		form.Set(m[1], m[2])
+	}
+	list, err := exec.Command(binary, "oauth", "list", "--registry", registry).CombinedOutput()
+	if err != nil || !strings.Contains(string(list), form.Get("request_id")) || !strings.Contains(string(list), `"approval"`) {
+		t.Fatalf("oauth list: %v\n%s", err, list)
+	}
+	if out, err := exec.Command(binary, "oauth", "approve", strings.ToLower(form.Get("request_id")), "--member", "bob", "--registry", registry, "--audit-log", filepath.Join(dir, "audit.jsonl")).CombinedOutput(); err != nil {
+		t.Fatalf("oauth approve: %v %s", err, out)
+	}
+	resp, err = browser.PostForm(base+"/authorize", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusFound || loc.Query().Get("code") == "" {
+		t.Fatalf("continue after approval: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if log, _ := os.ReadFile(filepath.Join(dir, "audit.jsonl")); !strings.Contains(string(log), `"agent": "bob", "op": "oauth:approve"`) {
+		t.Fatalf("the approval is not audited:\n%s", log)
+	}
+}
