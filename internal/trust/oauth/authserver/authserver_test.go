@@ -26,7 +26,7 @@ const redirect = "http://127.0.0.1:9/callback"
 // fixture is a built-in authorization server on httptest with a clock
 // the test moves.
 type fixture struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *httptest.Server
 	as     *Server
 	reg    *trust.Registry
@@ -36,7 +36,7 @@ type fixture struct {
 	now    time.Time
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	f := &fixture{t: t, dir: t.TempDir(), tokens: map[string]string{}, now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	f.reg = trust.OpenRegistry(filepath.Join(f.dir, "federation.yaml"))
 	for id, tier := range map[string]trust.Tier{"alice": trust.TierTrusted, "bob": trust.TierQuarantined} {
