@@ -2,6 +2,8 @@ package authserver
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -118,6 +120,10 @@ func (f *fixture) authorize(clientID string, params url.Values, member string) *
 	if strings.Contains(page, "<b>app</b>") || strings.Contains(page, "<script") {
 		f.t.Fatalf("the page is not escaped or has script:\n%s", page)
 	}
+	// The one inline style block is the one the CSP hash allows.
+	if css, ok := between(page, "<style>", "</style>"); !ok || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "style-src 'sha256-"+cssHash(css)+"'") {
+		f.t.Fatalf("the style block does not match the CSP hash")
+	}
 	fields := url.Values{"action": {"approve"}, "member_token": {f.tokens[member]}}
 	for _, m := range hidden.FindAllStringSubmatch(page, -1) {
 		fields.Set(m[1], m[2])
@@ -132,6 +138,20 @@ func (f *fixture) authorize(clientID string, params url.Values, member string) *
 	}
 	loc, _ := url.Parse(resp.Header.Get("Location"))
 	return loc
+}
+
+func between(s, start, end string) (string, bool) {
+	_, rest, ok := strings.Cut(s, start)
+	if !ok {
+		return "", false
+	}
+	inner, _, ok := strings.Cut(rest, end)
+	return inner, ok
+}
+
+func cssHash(css string) string {
+	sum := sha256.Sum256([]byte(css))
+	return base64.StdEncoding.EncodeToString(sum[:])
 }
 
 func readAll(resp *http.Response) string {
