@@ -143,11 +143,11 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		p := st.Pending[id]
 		if p == nil {
 			out = outcome{status: http.StatusBadRequest, message: "This authorization request expired or was already answered. Start again from your application."}
-			return nil
+			return errUnchanged
 		}
 		if cerr != nil || csrf == "" || !equalSecret(csrf, cookie.Value) || !equalSecret(hash(csrf), p.CSRFHash) {
 			out = outcome{status: http.StatusForbidden, message: "This form did not come from the page this browser opened. Start again from your application."}
-			return nil
+			return errUnchanged
 		}
 		c := st.Clients[p.ClientID]
 		view := consentView{ID: id, CSRF: csrf, ClientID: p.ClientID, Redirect: p.RedirectURI, Scopes: p.Scopes}
@@ -169,21 +169,21 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 			var ok bool
 			if caller, ok = s.cfg.Registry.Authenticate(strings.TrimSpace(r.PostForm.Get("member_token"))); !ok {
 				out = outcome{retry: "That is not the live bdn_ token of a registry member.", view: view}
-				return nil
+				return errUnchanged
 			}
 		case "continue":
 			var ok bool
 			if p.Approved == "" {
 				out = outcome{retry: "The operator has not approved request " + id + " yet.", view: view}
-				return nil
+				return errUnchanged
 			}
 			if caller, _, ok = s.cfg.Registry.Lookup(p.Approved); !ok {
 				out = outcome{retry: "The member the operator approved, " + p.Approved + ", is not active.", view: view}
-				return nil
+				return errUnchanged
 			}
 		default:
 			out = outcome{retry: "Choose approve or deny.", view: view}
-			return nil
+			return errUnchanged
 		}
 		member = caller.ID
 		delete(st.Pending, id)

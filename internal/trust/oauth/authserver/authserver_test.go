@@ -331,11 +331,17 @@ func TestRefusals(t *testing.T) {
 	for _, m := range hidden.FindAllStringSubmatch(page, -1) {
 		fields.Set(m[1], m[2])
 	}
+	before, _ := os.Stat(filepath.Join(f.dir, StateFile))
 	resp, _ = http.PostForm(f.srv.URL+AuthorizePath, fields)
 	if resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("consent without the cookie: %d", resp.StatusCode)
 	}
 	resp.Body.Close()
+	// A refused answer does not rewrite the state (atomic writes replace
+	// the file, so a rewrite would be another file).
+	if after, _ := os.Stat(filepath.Join(f.dir, StateFile)); !os.SameFile(before, after) {
+		t.Fatal("a refused consent rewrote the state file")
+	}
 
 	// Registration refuses http redirect URIs off loopback.
 	resp, _ = http.Post(f.srv.URL+RegisterPath, "application/json", strings.NewReader(`{"redirect_uris":["http://example.com/cb"]}`))

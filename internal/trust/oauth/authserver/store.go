@@ -277,6 +277,9 @@ func (s *Store) update(now time.Time, change func(*state) error) error {
 	}
 	st.prune(now)
 	cerr := change(st)
+	if errors.Is(cerr, errUnchanged) {
+		return nil
+	}
 	var keep *commitError
 	if cerr != nil && !errors.As(cerr, &keep) {
 		return cerr
@@ -297,6 +300,12 @@ func (s *Store) update(now time.Time, change func(*state) error) error {
 	}
 	return nil
 }
+
+// errUnchanged, returned by a change, makes update succeed without
+// writing: the change found nothing to do (a refused consent, an unknown
+// token to revoke), and a caller repeating it must not make the server
+// rewrite the file.
+var errUnchanged = errors.New("nothing changed")
 
 // commitError is a refusal whose changes to the state must be written
 // (a replayed code or refresh token revokes its family).

@@ -235,10 +235,12 @@ func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 				famID = a.Family
 			}
 		}
-		if f := st.Families[famID]; f != nil && f.ClientID == clientID {
-			member = f.Member
-			st.revokeFamily(famID)
+		f := st.Families[famID]
+		if f == nil || f.ClientID != clientID {
+			return errUnchanged
 		}
+		member = f.Member
+		st.revokeFamily(famID)
 		return nil
 	})
 	if err != nil {
