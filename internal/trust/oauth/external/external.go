@@ -2,9 +2,10 @@
 // identity provider (serve --oauth-issuer): it discovers the provider's
 // metadata (RFC 8414, or OpenID Connect discovery) with the go-sdk,
 // fetches and caches its signing keys (refetched when a token names a key
-// it does not know, so key rotation needs no restart), and checks each
-// token's signature, issuer, audience (this resource, RFC 8707) and
-// expiry with github.com/coreos/go-oidc. The token's subject must be the
+// it does not know, at most every 30 seconds, so key rotation needs no
+// restart and forged tokens cannot make the server hammer the provider),
+// and checks each token's signature (go-jose), issuer, audience (this
+// resource, RFC 8707) and expiry (github.com/coreos/go-oidc). The token's subject must be the
 // oauth_subject of an active registry member, whose tier and grants then
 // decide every call.
 package external
@@ -15,8 +16,10 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/getbourdon/bourdon-go/internal/trust"
@@ -38,20 +41,21 @@ type Config struct {
 // Verifier checks an external provider's access tokens.
 type Verifier struct {
 	issuer   string
+	keys     *keySet
 	verifier *oidc.IDTokenVerifier
 	registry *trust.Registry
 }
 
 // signingAlgs are the asymmetric algorithms accepted; HMAC and "none"
 // never are.
-var signingAlgs = []string{
-	oidc.RS256, oidc.RS384, oidc.RS512, oidc.PS256, oidc.PS384, oidc.PS512,
-	oidc.ES256, oidc.ES384, oidc.ES512, oidc.EdDSA,
+var signingAlgs = []jose.SignatureAlgorithm{
+	jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512,
+	jose.ES256, jose.ES384, jose.ES512, jose.EdDSA,
 }
 
-// New discovers the provider. ctx bounds the discovery and, because
-// signing keys are fetched later with it too, must live as long as the
-// Verifier is used.
+// New discovers the provider and fetches its keys; a provider without
+// metadata, without a jwks_uri or whose keys cannot be fetched is an
+// error.
 func New(ctx context.Context, cfg Config) (*Verifier, error) {
 	client := cfg.Client
 	if client == nil {
@@ -67,9 +71,16 @@ func New(ctx context.Context, cfg Config) (*Verifier, error) {
 	if asm.JWKSURI == "" {
 		return nil, fmt.Errorf("--oauth-issuer %s: the metadata names no jwks_uri, so its tokens cannot be verified", cfg.Issuer)
 	}
-	keys := oidc.NewRemoteKeySet(oidc.ClientContext(ctx, client), asm.JWKSURI)
-	v := oidc.NewVerifier(asm.Issuer, keys, &oidc.Config{ClientID: cfg.Audience, SupportedSigningAlgs: signingAlgs})
-	return &Verifier{issuer: asm.Issuer, verifier: v, registry: cfg.Registry}, nil
+	keys := &keySet{url: asm.JWKSURI, client: client, algs: signingAlgs, now: time.Now}
+	if _, err := keys.refresh(ctx); err != nil {
+		return nil, fmt.Errorf("--oauth-issuer %s: %w", cfg.Issuer, err)
+	}
+	algs := make([]string, len(signingAlgs))
+	for i, a := range signingAlgs {
+		algs[i] = string(a)
+	}
+	v := oidc.NewVerifier(asm.Issuer, keys, &oidc.Config{ClientID: cfg.Audience, SupportedSigningAlgs: algs})
+	return &Verifier{issuer: asm.Issuer, keys: keys, verifier: v, registry: cfg.Registry}, nil
 }
 
 // Issuer returns the provider's issuer as its metadata names it.
