@@ -76,6 +76,12 @@ listens on http://HOST:PORT/mcp and identifies callers by bearer token
 refuses to bind a non-loopback address. --allow-unauthenticated makes every
 HTTP caller the operator, on loopback only.
 
+Web and desktop connectors get OAuth access tokens for a registry member: from
+the built-in authorization server (consent with the member's bdn_ token, or
+bourdon oauth approve), or from the provider named by --oauth-issuer. Set
+--public-url to the address clients use (behind a TLS proxy); --no-oauth
+turns OAuth off. See docs/remote.md.
+
 --demo serves a small demo library from a temporary directory (deleted on
 exit) over HTTP without authentication unless --transport says otherwise; it
 never touches your library, registry or audit log.`,
