@@ -42,6 +42,9 @@ type serveFlags struct {
 	registry      string
 	auditLog      string
 	allowUnauthed bool
+	publicURL     string
+	oauthIssuer   string
+	noOAuth       bool
 	l2            l2Flags
 	peers         peerFlags
 	docs          docsFlags
@@ -73,6 +76,12 @@ listens on http://HOST:PORT/mcp and identifies callers by bearer token
 refuses to bind a non-loopback address. --allow-unauthenticated makes every
 HTTP caller the operator, on loopback only.
 
+Web and desktop connectors get OAuth access tokens for a registry member: from
+the built-in authorization server (consent with the member's bdn_ token, or
+bourdon oauth approve), or from the provider named by --oauth-issuer. Set
+--public-url to the address clients use (behind a TLS proxy); --no-oauth
+turns OAuth off. See docs/remote.md.
+
 --demo serves a small demo library from a temporary directory (deleted on
 exit) over HTTP without authentication unless --transport says otherwise; it
 never touches your library, registry or audit log.`,
@@ -97,6 +106,9 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
+	cmd.Flags().StringVar(&f.publicURL, "public-url", "", "the server's address as clients reach it (behind a TLS proxy), such as https://mcp.example.com; the MCP endpoint is its /mcp (default http://HOST:PORT)")
+	cmd.Flags().StringVar(&f.oauthIssuer, "oauth-issuer", "", "accept the JWT access tokens of this external OAuth provider (issuer URL), mapped to members by `bourdon registry set-subject`, instead of running the built-in authorization server")
+	cmd.Flags().BoolVar(&f.noOAuth, "no-oauth", false, "HTTP accepts bdn_ bearer tokens only: no OAuth metadata, no authorization server")
 	f.l2.register(cmd)
 	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
 	cmd.Flags().StringVar(&f.docs.config, "docs-config", "", "YAML file naming the corpus roots (docs: [...]) and the embedder (embedder: {provider, url, model, dim, token_env})")
@@ -378,7 +390,17 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 	if err != nil {
 		return err
 	}
-	url := "http://" + ln.Addr().String() + "/mcp"
+	base, err := publicBase(f.publicURL, ln.Addr().String())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	url := base + "/mcp"
+	mount, err := oauthSetup(ctx, f, auth, base, stderr, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	mode := "bearer tokens from " + f.registry
 	if auth == nil {
 		mode = "no authentication, every caller is the operator"
@@ -391,5 +413,5 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 		fmt.Fprintln(stderr, "           docs_search {\"query\": \"retry a refund after a timeout\"} or get_learning_path {\"targetSkill\": \"demo.skills.replay-ledger-events\"};")
 		fmt.Fprintln(stderr, "           Ctrl-C stops and deletes the demo library")
 	}
-	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}), log)
+	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}), mount, log)
 }

@@ -16,6 +16,7 @@ const (
 	keyRevoked   = "revoked"
 	keyRevokedAt = "revoked_at"
 	keyGrants    = "grants"
+	keySubject   = "oauth_subject"
 )
 
 // row is one member of the registry: the mapping as read from the file,
@@ -30,6 +31,7 @@ type row struct {
 	tokenHash string // "" when missing or null
 	grants    []string
 	revoked   bool
+	subject   string // the OAuth subject that maps to this member; "" when none
 }
 
 // registryDoc is the parsed file: the members in file order.
@@ -82,7 +84,7 @@ func parseRegistry(data []byte) (*registryDoc, error) {
 
 // check derives the typed view of r from its raw mapping.
 func (r *row) check() error {
-	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked = "", TierQuarantined, "", nil, false
+	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked, r.subject = "", TierQuarantined, "", nil, false, ""
 	switch t := r.raw.Value(keyTier).(type) {
 	case nil:
 	case string:
@@ -113,6 +115,13 @@ func (r *row) check() error {
 		}
 	default:
 		return fmt.Errorf("%s is not a list", keyGrants)
+	}
+	switch s := r.raw.Value(keySubject).(type) {
+	case nil:
+	case string:
+		r.subject = s
+	default:
+		return fmt.Errorf("%s is not a string", keySubject)
 	}
 	switch b := r.raw.Value(keyRevoked).(type) {
 	case nil:

@@ -120,7 +120,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *handler) readBody(w http.ResponseWriter, r *http.Request) {
 	markAuthenticated(r.Context())
 	if r.Body == nil || r.Method != http.MethodPost {
-		h.dispatch(w, r)
+		if h.opts.Auth.scopesAllow(w, r, nil) {
+			h.dispatch(w, r)
+		}
 		return
 	}
 	if r.ContentLength > h.opts.MaxBodyBytes {
@@ -144,6 +146,9 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) {
 	}
 	if isBatch(body) {
 		jsonRPCError(w, http.StatusBadRequest, -32600, "Invalid Request: JSON-RPC batching is not supported; send one JSON-RPC message per request")
+		return
+	}
+	if !h.opts.Auth.scopesAllow(w, r, body) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
