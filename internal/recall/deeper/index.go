@@ -5,12 +5,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
@@ -246,52 +246,18 @@ func (b *docBuilder) reset() {
 	b.length = 0
 }
 
-// eachTerm calls fn with every term of text: runs of letters and digits
-// (any script), lower-cased, without stopwords, at least two characters
-// long unless all digits. Credentials (what redact.Span replaces) have no
-// terms: no piece of one is indexed, matched, or reported in an item's
-// terms, whether it is in a row or in the prompt.
+// eachTerm calls fn with every term of text: the analyser's words
+// (analyze.Words), lower-cased, without the Memory stopwords, at least
+// two characters long unless all digits. Credentials (what redact.Span
+// replaces) have no terms: no piece of one is indexed, matched, or
+// reported in an item's terms, whether it is in a row or in the prompt.
 func eachTerm(text string, fn func(string)) {
-	text = redact.Blank(text)
-	start := -1
-	ascii := true
-	flush := func(end int) {
-		if start < 0 {
-			return
-		}
-		t := text[start:end]
-		start = -1
-		if ascii {
-			t = lowerASCII(t)
-		} else {
-			t = strings.ToLower(t)
-		}
-		if (utf8.RuneCountInString(t) >= 2 || isDigits(t)) && !stopwords[t] {
+	analyze.Words(redact.Blank(text), func(word string, _, _ int) {
+		t := analyze.Lower(word)
+		if (utf8.RuneCountInString(t) >= 2 || isDigits(t)) && !analyze.Memory.Has(t) {
 			fn(t)
 		}
-	}
-	for i, r := range text {
-		word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') ||
-			r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsNumber(r))
-		switch {
-		case word && start < 0:
-			start, ascii = i, r < utf8.RuneSelf
-		case word:
-			ascii = ascii && r < utf8.RuneSelf
-		default:
-			flush(i)
-		}
-	}
-	flush(len(text))
-}
-
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			return strings.ToLower(s)
-		}
-	}
-	return s
+	})
 }
 
 func isDigits(s string) bool {
@@ -302,21 +268,6 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
-
-// stopwords are the shared recognition contract's general-English
-// stopwords plus a few question words; they carry no retrieval signal.
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about again am an and anything are as at be can did do for from how i is it its
-		keep like made make me new no now of ok okay on or our please should so some tell that the then there this
-		to us want was we what whats when where which will with work worked working would yes you
-		any been but by could does done get got had has have he her him his if in into just let lets may might
-		more most my not only other out over same she than their them these they those too up very were who whom
-		whose why your yours also all`) {
-		m[w] = true
-	}
-	return m
-}()
 
 // index caches one segment per agent manifest. Segments are rebuilt only
 // when an agent's manifest changes (a new manifest pointer); a query

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
 // Ranking.
@@ -310,7 +311,7 @@ func queryTerms(v *view, segs []*segment, q query, n int64) []qterm {
 		}
 		fuzzed++
 		var vs []qterm
-		for _, cand := range edits1(w) {
+		for _, cand := range analyze.Edits1(w) {
 			if seen[cand] || !v.hasTerm(cand) {
 				continue
 			}
@@ -343,39 +344,4 @@ func fuzzable(w string) bool {
 		}
 	}
 	return true
-}
-
-const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-
-// edits1 returns the strings one edit away from w (Damerau-Levenshtein:
-// deletion, transposition, substitution, insertion), without w itself.
-// The first letter is kept: typing errors seldom touch it, and changing
-// it turns ordinary words into library terms ("polite" into "iolite").
-func edits1(w string) []string {
-	out := make([]string, 0, 2*len(w)*len(alphabet))
-	b := make([]byte, 0, len(w)+1)
-	for i := 1; i < len(w); i++ {
-		out = append(out, w[:i]+w[i+1:])
-	}
-	for i := 1; i+1 < len(w); i++ {
-		if w[i] != w[i+1] {
-			b = append(append(append(append(b[:0], w[:i]...), w[i+1]), w[i]), w[i+2:]...)
-			out = append(out, string(b))
-		}
-	}
-	for i := 1; i < len(w); i++ {
-		for j := 0; j < len(alphabet); j++ {
-			if alphabet[j] != w[i] {
-				b = append(append(append(b[:0], w[:i]...), alphabet[j]), w[i+1:]...)
-				out = append(out, string(b))
-			}
-		}
-	}
-	for i := 1; i <= len(w); i++ {
-		for j := 0; j < len(alphabet); j++ {
-			b = append(append(append(b[:0], w[:i]...), alphabet[j]), w[i:]...)
-			out = append(out, string(b))
-		}
-	}
-	return out
 }
