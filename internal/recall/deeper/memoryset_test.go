@@ -1,0 +1,255 @@
+package deeper
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
+)
+
+// The conversational-memory set (testdata/memoryset/dialogues.txt, written
+// for this project): six multi-session dialogues between two people, each
+// one library with one agent whose notes are the turns, dated by session
+// and tagged with the turn id; 72 questions whose answers sit in named
+// turns (single-turn, multi-hop and temporal). The first three dialogues
+// are the dev split (tuning allowed), the last three the frozen test
+// split. TestMemoryRecall asks every question through get_deeper_context
+// (as the MCP tool does: team level, default bounds) and through a plain
+// BM25 over the note texts written here, and reports recall@5 and MRR of
+// both, per split.
+
+type msTurn struct{ id, date, text string }
+
+type msQuestion struct {
+	kind, text string
+	answers    []string
+}
+
+type msDialogue struct {
+	name, agent, split string
+	turns              []msTurn
+	questions          []msQuestion
+}
+
+// readMemorySet parses testdata/memoryset/dialogues.txt.
+func readMemorySet(t testing.TB) []*msDialogue {
+	t.Helper()
+	f, err := os.Open("testdata/memoryset/dialogues.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []*msDialogue
+	var cur *msDialogue
+	session, date, turn := "", "", 0
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		fields := strings.Fields(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case fields[0] == "dialogue" && len(fields) == 4:
+			cur = &msDialogue{name: fields[1], agent: fields[2], split: fields[3]}
+			out = append(out, cur)
+		case cur == nil:
+			t.Fatalf("line %d: outside a dialogue", n)
+		case fields[0] == "session" && len(fields) == 3:
+			session, date, turn = fields[1], fields[2], 0
+		case strings.HasPrefix(line, "?"):
+			parts := strings.Split(strings.TrimPrefix(line, "?"), "|")
+			if len(parts) != 3 {
+				t.Fatalf("line %d: a question needs kind | text | answers", n)
+			}
+			q := msQuestion{kind: strings.TrimSpace(parts[0]), text: strings.TrimSpace(parts[1])}
+			for _, a := range strings.Split(parts[2], ",") {
+				id := strings.TrimSpace(a)
+				if !slices.ContainsFunc(cur.turns, func(t msTurn) bool { return t.id == id }) {
+					t.Fatalf("line %d: no turn %s", n, id)
+				}
+				q.answers = append(q.answers, id)
+			}
+			cur.questions = append(cur.questions, q)
+		case strings.Contains(line, ": ") && session != "":
+			turn++
+			cur.turns = append(cur.turns, msTurn{id: fmt.Sprintf("D%s:%d", session, turn), date: date, text: line})
+		default:
+			t.Fatalf("line %d: cannot read %q", n, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// msLibrary writes a dialogue as a library of one agent.
+func msLibrary(t testing.TB, d *msDialogue) *federation.Store {
+	dir := t.TempDir()
+	notes := make([]any, len(d.turns))
+	for i, tu := range d.turns {
+		notes[i] = map[string]any{"date": tu.date, "text": tu.text, "tags": []any{tu.id}, "visibility": "public"}
+	}
+	writeAgent(t, dir, d.agent, map[string]any{"notes": notes})
+	return openStore(t, dir)
+}
+
+// msScore accumulates recall@5 and reciprocal ranks.
+type msScore struct {
+	recall, rr float64
+	n          int
+}
+
+func (s *msScore) add(ranked, answers []string) {
+	found := 0
+	for _, a := range answers {
+		if i := slices.Index(ranked, a); i >= 0 && i < 5 {
+			found++
+		}
+	}
+	s.recall += float64(found) / float64(len(answers))
+	for i, id := range ranked {
+		if slices.Contains(answers, id) {
+			s.rr += 1 / float64(i+1)
+			break
+		}
+	}
+	s.n++
+}
+
+func (s msScore) values() (recall5, mrr float64) {
+	return s.recall / float64(max(s.n, 1)), s.rr / float64(max(s.n, 1))
+}
+
+// bourdonRanking asks get_deeper_context and returns the turn ids of its
+// note items, in rank order.
+func bourdonRanking(s *Service, d *msDialogue, q string) []string {
+	p := s.DeeperContext(context.Background(), Request{Prompt: q, AccessLevel: "team", Level: visibility.Team})
+	var ids []string
+	for _, it := range p.Items {
+		if it.Kind != "note" {
+			continue
+		}
+		for _, tu := range d.turns {
+			if strings.Contains(it.Text, tu.text[:min(len(tu.text), 200)]) {
+				ids = append(ids, tu.id)
+				break
+			}
+		}
+	}
+	return ids
+}
+
+// plainBM25 is the baseline: BM25 (k1 1.2, b 0.75) over each note's
+// text, words lower-cased, English stop words dropped, no stemming, top
+// DefaultMaxItems.
+type plainBM25 struct {
+	docs  []map[string]int
+	lens  []int
+	df    map[string]int
+	avgdl float64
+	ids   []string
+}
+
+func plainWords(s string) []string {
+	var out []string
+	analyze.Words(s, func(w string, _, _ int) {
+		if w = analyze.Lower(w); !analyze.English.Has(w) {
+			out = append(out, w)
+		}
+	})
+	return out
+}
+
+func newPlainBM25(d *msDialogue) *plainBM25 {
+	b := &plainBM25{df: map[string]int{}}
+	total := 0
+	for _, tu := range d.turns {
+		tf := map[string]int{}
+		ws := plainWords(tu.text)
+		for _, w := range ws {
+			if tf[w] == 0 {
+				b.df[w]++
+			}
+			tf[w]++
+		}
+		b.docs = append(b.docs, tf)
+		b.lens = append(b.lens, len(ws))
+		b.ids = append(b.ids, tu.id)
+		total += len(ws)
+	}
+	b.avgdl = float64(total) / float64(max(len(b.docs), 1))
+	return b
+}
+
+func (b *plainBM25) rank(q string) []string {
+	type scored struct {
+		i int
+		s float64
+	}
+	var hits []scored
+	qs := slices.Compact(slices.Sorted(slices.Values(plainWords(q))))
+	n := float64(len(b.docs))
+	for i, tf := range b.docs {
+		s := 0.0
+		for _, w := range qs {
+			f := float64(tf[w])
+			if f == 0 {
+				continue
+			}
+			df := float64(b.df[w])
+			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+			s += idf * f * 2.2 / (f + 1.2*(0.25+0.75*float64(b.lens[i])/b.avgdl))
+		}
+		if s > 0 {
+			hits = append(hits, scored{i, s})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	var out []string
+	for _, h := range hits[:min(len(hits), DefaultMaxItems)] {
+		out = append(out, b.ids[h.i])
+	}
+	return out
+}
+
+func TestMemoryRecall(t *testing.T) {
+	set := readMemorySet(t)
+	type key struct{ split, system string }
+	scores := map[key]*msScore{}
+	questions := map[string]int{}
+	for _, d := range set {
+		s := New(msLibrary(t, d), Options{})
+		base := newPlainBM25(d)
+		for _, q := range d.questions {
+			questions[d.split]++
+			for system, ranked := range map[string][]string{"bourdon": bourdonRanking(s, d, q.text), "bm25": base.rank(q.text)} {
+				k := key{d.split, system}
+				if scores[k] == nil {
+					scores[k] = &msScore{}
+				}
+				scores[k].add(ranked, q.answers)
+				if system == "bourdon" && testing.Verbose() && d.split == "dev" {
+					t.Logf("%s %-8s %v got %v  %s", d.name, q.kind, q.answers, ranked[:min(5, len(ranked))], q.text)
+				}
+			}
+		}
+	}
+	if len(set) < 6 || questions["dev"]+questions["test"] < 60 {
+		t.Fatalf("the set has %d dialogues and %d questions", len(set), questions["dev"]+questions["test"])
+	}
+	for _, split := range []string{"dev", "test"} {
+		br, bm := scores[key{split, "bourdon"}].values()
+		pr, pm := scores[key{split, "bm25"}].values()
+		t.Logf("%-4s (%d questions)  bourdon recall@5 %.3f MRR %.3f   plain BM25 recall@5 %.3f MRR %.3f",
+			split, questions[split], br, bm, pr, pm)
+	}
+}
