@@ -12,8 +12,9 @@ func (s Stopwords) Has(w string) bool {
 }
 
 // English are English function words, too frequent to rank by and too
-// empty to carry meaning: the list of Normalize, used by docs search and
-// the offline embedder. Question words are among them, so "how do I
+// empty to carry meaning: the list of Normalize, so of docs search, the
+// offline embedder and deeper context. It holds no content word. Question
+// words are among them, so "how do I
 // version an API" and "version an API" are the same query.
 var English = setOf(
 	"a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at",
@@ -50,29 +51,10 @@ var RecognitionParity = setOf(
 // turn-compiler fixtures.
 var CodexParity = setOf("active", "approved", "branch", "codex", "pr", "remind", "restart")
 
-// Memory is the list of the deeper-context index: RecognitionParity plus
-// further function and question words. It is this implementation's own.
-var Memory = union(RecognitionParity, setOf(
-	"any", "been", "but", "by", "could", "does", "done", "get", "got", "had", "has", "have", "he", "her", "him", "his",
-	"if", "in", "into", "just", "let", "lets", "may", "might", "more", "most", "my", "not", "only", "other", "out",
-	"over", "same", "she", "than", "their", "them", "these", "they", "those", "too", "up", "very", "were", "who",
-	"whom", "whose", "why", "your", "yours", "also", "all",
-))
-
 func setOf(words ...string) Stopwords {
 	m := make(Stopwords, len(words))
 	for _, w := range words {
 		m[w] = struct{}{}
-	}
-	return m
-}
-
-func union(lists ...Stopwords) Stopwords {
-	m := Stopwords{}
-	for _, l := range lists {
-		for w := range l {
-			m[w] = struct{}{}
-		}
 	}
 	return m
 }

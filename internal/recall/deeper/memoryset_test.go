@@ -93,13 +93,7 @@ func readMemorySet(t testing.TB) []*msDialogue {
 
 // msLibrary writes a dialogue as a library of one agent.
 func msLibrary(t testing.TB, d *msDialogue) *federation.Store {
-	dir := t.TempDir()
-	notes := make([]any, len(d.turns))
-	for i, tu := range d.turns {
-		notes[i] = map[string]any{"date": tu.date, "text": tu.text, "tags": []any{tu.id}, "visibility": "public"}
-	}
-	writeAgent(t, dir, d.agent, map[string]any{"notes": notes})
-	return openStore(t, dir)
+	return msPooledLibrary(t, []*msDialogue{d})
 }
 
 // msScore accumulates recall@5 and reciprocal ranks.
@@ -129,20 +123,17 @@ func (s msScore) values() (recall5, mrr float64) {
 	return s.recall / float64(max(s.n, 1)), s.rr / float64(max(s.n, 1))
 }
 
-// bourdonRanking asks get_deeper_context and returns the turn ids of its
-// note items, in rank order.
-func bourdonRanking(s *Service, d *msDialogue, q string) []string {
-	p := s.DeeperContext(context.Background(), Request{Prompt: q, AccessLevel: "team", Level: visibility.Team})
+// bourdonRanking asks get_deeper_context (at team level, as the tool
+// does by default) and returns the turn ids of its note items, in rank
+// order. Across agents, a turn id is counted as the asked dialogue's:
+// ids repeat between dialogues, so the pooled figures slightly flatter.
+func bourdonRanking(s *Service, req Request) []string {
+	req.AccessLevel, req.Level = "team", visibility.Team
+	p := s.DeeperContext(context.Background(), req)
 	var ids []string
 	for _, it := range p.Items {
-		if it.Kind != "note" {
-			continue
-		}
-		for _, tu := range d.turns {
-			if strings.Contains(it.Text, tu.text[:min(len(tu.text), 200)]) {
-				ids = append(ids, tu.id)
-				break
-			}
+		if it.Kind == "note" {
+			ids = append(ids, it.Tags...)
 		}
 	}
 	return ids
@@ -225,31 +216,70 @@ func TestMemoryRecall(t *testing.T) {
 	set := readMemorySet(t)
 	type key struct{ split, system string }
 	scores := map[key]*msScore{}
+	score := func(split, system string, ranked, answers []string) {
+		k := key{split, system}
+		if scores[k] == nil {
+			scores[k] = &msScore{}
+		}
+		scores[k].add(ranked, answers)
+	}
 	questions := map[string]int{}
 	for _, d := range set {
 		s := New(msLibrary(t, d), Options{})
 		base := newPlainBM25(d)
 		for _, q := range d.questions {
 			questions[d.split]++
-			for system, ranked := range map[string][]string{"bourdon": bourdonRanking(s, d, q.text), "bm25": base.rank(q.text)} {
-				k := key{d.split, system}
-				if scores[k] == nil {
-					scores[k] = &msScore{}
-				}
-				scores[k].add(ranked, q.answers)
-				if system == "bourdon" && testing.Verbose() && d.split == "dev" {
-					t.Logf("%s %-8s %v got %v  %s", d.name, q.kind, q.answers, ranked[:min(5, len(ranked))], q.text)
-				}
+			ranked := bourdonRanking(s, Request{Prompt: q.text})
+			score(d.split, "bourdon", ranked, q.answers)
+			score(d.split, "bm25", base.rank(q.text), q.answers)
+			if testing.Verbose() && d.split == "dev" {
+				t.Logf("%s %-8s %v got %v  %s", d.name, q.kind, q.answers, ranked[:min(5, len(ranked))], q.text)
 			}
 		}
 	}
 	if len(set) < 6 || questions["dev"]+questions["test"] < 60 {
 		t.Fatalf("the set has %d dialogues and %d questions", len(set), questions["dev"]+questions["test"])
 	}
+
+	// Every dialogue in one library, one agent each: asked within the
+	// dialogue's agent (the agents argument), and across all of them.
+	pooled := New(msPooledLibrary(t, set), Options{})
+	for _, d := range set {
+		for _, q := range d.questions {
+			score(d.split, "pooled, agents filter", bourdonRanking(pooled, Request{Prompt: q.text, Agents: []string{d.agent}}), q.answers)
+			score(d.split, "pooled, no filter", bourdonRanking(pooled, Request{Prompt: q.text}), q.answers)
+		}
+	}
+
 	for _, split := range []string{"dev", "test"} {
+		for _, system := range []string{"bourdon", "bm25", "pooled, agents filter", "pooled, no filter"} {
+			r, m := scores[key{split, system}].values()
+			t.Logf("%-4s (%d questions)  %-22s recall@5 %.3f  MRR %.3f", split, questions[split], system, r, m)
+		}
 		br, bm := scores[key{split, "bourdon"}].values()
 		pr, pm := scores[key{split, "bm25"}].values()
-		t.Logf("%-4s (%d questions)  bourdon recall@5 %.3f MRR %.3f   plain BM25 recall@5 %.3f MRR %.3f",
-			split, questions[split], br, bm, pr, pm)
+		if br < pr || bm < pm {
+			t.Errorf("%s: bourdon (%.3f, %.3f) below plain BM25 (%.3f, %.3f)", split, br, bm, pr, pm)
+		}
+		if f := memoryFloors[split]; br < f[0] || bm < f[1] {
+			t.Errorf("%s: bourdon recall@5 %.3f MRR %.3f, floors %.2f %.2f", split, br, bm, f[0], f[1])
+		}
 	}
+}
+
+// memoryFloors are the regression thresholds of TestMemoryRecall
+// (recall@5, MRR): the measured values minus a margin.
+var memoryFloors = map[string][2]float64{"dev": {0.78, 0.58}, "test": {0.90, 0.57}}
+
+// msPooledLibrary writes every dialogue into one library.
+func msPooledLibrary(t testing.TB, set []*msDialogue) *federation.Store {
+	dir := t.TempDir()
+	for _, d := range set {
+		notes := make([]any, len(d.turns))
+		for i, tu := range d.turns {
+			notes[i] = map[string]any{"date": tu.date, "text": tu.text, "tags": []any{tu.id}, "visibility": "public"}
+		}
+		writeAgent(t, dir, d.agent, map[string]any{"notes": notes})
+	}
+	return openStore(t, dir)
 }
