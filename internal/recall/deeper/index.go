@@ -138,13 +138,16 @@ const (
 func buildSegment(agent string, m *l5.Manifest) *segment {
 	s := &segment{agent: agent, m: m, terms: map[string]*termEntry{}, anchors: map[string][]int32{},
 		tags: map[string][]int32{}, nameRefs: map[string][]nameRef{}}
-	var own []rowTerms // each document's own terms
-	var b rowTerms
+	b := rowTerms{cache: map[string]string{}}
+	var own [][2]int // each document's own terms: b.terms[own[id][0]:own[id][1]]
 	add := func(kind kind, pos int, vis visibility.Level, anchors, tags []string) {
 		id := int32(len(s.docs))
 		s.docs = append(s.docs, doc{kind: kind, vis: vis, pos: int32(pos)})
-		own = append(own, b)
-		b = rowTerms{}
+		start := 0
+		if len(own) > 0 {
+			start = own[len(own)-1][1]
+		}
+		own = append(own, [2]int{start, len(b.terms)})
 		for _, a := range anchors {
 			if k := federation.Key(a); k != "" {
 				if list := s.anchors[k]; len(list) == 0 || list[len(list)-1] != id {
@@ -166,7 +169,7 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 		id := int32(len(s.docs))
 		for _, n := range append([]string{e.Name}, e.Aliases...) {
 			var ts []string
-			eachTerm(n, func(t, _ string) {
+			b.each(n, func(t string) {
 				if !slices.Contains(ts, t) {
 					ts = append(ts, t)
 				}
@@ -230,10 +233,10 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 	for id := range s.docs {
 		d := &s.docs[id]
 		clear(tf)
-		d.length = own[id].into(tf, 1)
+		d.length = b.into(tf, own[id], 1)
 		for _, nb := range s.neighbours(id) {
 			if s.docs[nb.doc].vis <= d.vis {
-				d.length += own[nb.doc].into(tf, nb.weight)
+				d.length += b.into(tf, own[nb.doc], nb.weight)
 			}
 		}
 		s.count[d.vis]++
@@ -309,25 +312,41 @@ func cwdBase(p string) string {
 	return p
 }
 
-// rowTerms are the weighted terms of one row, in order of appearance.
+// rowTerms are the weighted terms of the rows of one manifest, in order
+// of appearance, and the term of every word met (cache: "" for none).
 type rowTerms struct {
 	terms   []string
 	weights []float32
+	cache   map[string]string
 }
 
 func (r *rowTerms) add(text string, w float32) {
-	eachTerm(text, func(t, _ string) {
+	r.each(text, func(t string) {
 		r.terms = append(r.terms, t)
 		r.weights = append(r.weights, w)
 	})
 }
 
-// into adds the row's terms, times scale, to tf and returns the length
-// they add.
-func (r *rowTerms) into(tf map[string]float32, scale float32) float32 {
+// each is eachTerm with the cache.
+func (r *rowTerms) each(text string, fn func(term string)) {
+	analyze.Words(redact.Blank(text), func(word string, _, _ int) {
+		t, ok := r.cache[word]
+		if !ok {
+			t, _ = analyze.Normalize(word)
+			r.cache[word] = t
+		}
+		if t != "" {
+			fn(t)
+		}
+	})
+}
+
+// into adds the terms span (a range of r.terms), times scale, to tf and
+// returns the length they add.
+func (r *rowTerms) into(tf map[string]float32, span [2]int, scale float32) float32 {
 	var n float32
-	for i, t := range r.terms {
-		tf[t] += scale * r.weights[i]
+	for i := span[0]; i < span[1]; i++ {
+		tf[r.terms[i]] += scale * r.weights[i]
 		n += scale * r.weights[i]
 	}
 	return n

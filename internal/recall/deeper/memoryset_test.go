@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
@@ -282,4 +283,62 @@ func msPooledLibrary(t testing.TB, set []*msDialogue) *federation.Store {
 		writeAgent(t, dir, d.agent, map[string]any{"notes": notes})
 	}
 	return openStore(t, dir)
+}
+
+// BenchmarkMemoryNotes10k times get_deeper_context on a library of
+// 10,000 notes (10 agents of 1,000 turns each, the memory set's turns
+// repeated on later dates), the questions of the memory set as prompts,
+// and beside it, in the same run, the plain BM25 of TestMemoryRecall over
+// the same notes. It reports the median and 99th percentile of each
+// call:
+//
+//	go test -run '^$' -bench MemoryNotes10k ./internal/recall/deeper/
+func BenchmarkMemoryNotes10k(b *testing.B) {
+	set := readMemorySet(b)
+	var turns []msTurn
+	var prompts []string
+	for _, d := range set {
+		turns = append(turns, d.turns...)
+		for _, q := range d.questions {
+			prompts = append(prompts, q.text)
+		}
+	}
+	dir := b.TempDir()
+	all := &msDialogue{}
+	for a := range 10 {
+		notes := make([]any, 1000)
+		for i := range notes {
+			k := a*1000 + i
+			tu := turns[k%len(turns)]
+			date := fmt.Sprintf("2027-%02d-%02d", 1+k/len(turns)%12, 1+k/len(turns)/12%28)
+			notes[i] = map[string]any{"date": date, "text": tu.text, "tags": []any{tu.id}, "visibility": "public"}
+			all.turns = append(all.turns, msTurn{id: fmt.Sprint(k), date: date, text: tu.text})
+		}
+		writeAgent(b, dir, fmt.Sprintf("agent-%02d", a), map[string]any{"notes": notes})
+	}
+	s := New(openStore(b, dir), Options{})
+	base := newPlainBM25(all)
+	bourdon := func(i int) {
+		s.DeeperContext(context.Background(), Request{Prompt: prompts[i%len(prompts)], AccessLevel: "team", Level: visibility.Team})
+	}
+	bm25 := func(i int) { base.rank(prompts[i%len(prompts)]) }
+	bourdon(0) // build the index
+	for _, c := range []struct {
+		name string
+		call func(int)
+	}{{"bourdon", bourdon}, {"plain-bm25", bm25}} {
+		b.Run(c.name, func(b *testing.B) {
+			var times []time.Duration
+			i := 0
+			for b.Loop() {
+				start := time.Now()
+				c.call(i)
+				times = append(times, time.Since(start))
+				i++
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
 }
