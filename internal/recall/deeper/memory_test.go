@@ -113,3 +113,25 @@ func TestEntityWithoutSummaryTakesNoSlot(t *testing.T) {
 		t.Errorf("want the note as the one item and the entity among entities: %+v", p)
 	}
 }
+
+func TestNamedAgentsWeighMore(t *testing.T) {
+	dir := t.TempDir()
+	for a, entity := range map[string]string{"alpha": "Wombat Gate", "beta": "Quokka Relay"} {
+		writeAgent(t, dir, a, map[string]any{
+			"known_entities": []any{map[string]any{"name": entity, "type": "project", "summary": "a message relay", "visibility": "public"}},
+			"notes": []any{
+				map[string]any{"date": "2026-05-01", "text": "the nightly deploy of " + a + " failed", "visibility": "public"},
+			},
+		})
+	}
+	p := ask(t, New(openStore(t, dir), Options{}), "why did the Quokka Relay nightly deploy fail?", visibility.Team)
+	var notes []string
+	for _, it := range p.Items {
+		if it.Kind == "note" {
+			notes = append(notes, it.Agents...)
+		}
+	}
+	if len(notes) != 2 || notes[0] != "beta" {
+		t.Errorf("the note of the agent publishing the named entity should come first: %v", notes)
+	}
+}
