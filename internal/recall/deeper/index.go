@@ -264,7 +264,7 @@ type neighbour struct {
 }
 
 // neighbours returns the documents up to neighbourWindow before and after
-// document id that are notes (or sessions) like it with the same date,
+// document id that are notes (or sessions) like it of the same day,
 // stopping at the first that is not; the weight of each is prevWeight or
 // nextWeight, halved at each further step.
 func (s *segment) neighbours(id int) []neighbour {
@@ -290,13 +290,21 @@ func (s *segment) neighbours(id int) []neighbour {
 	return out
 }
 
-// rowDate is the date of a note or session document.
+// rowDate is the day of a note or session document: the date as
+// written, cut to its YYYY-MM-DD part when it starts with one (a
+// timestamp's turns of one day are neighbours too).
 func (s *segment) rowDate(id int) string {
 	d := s.docs[id]
+	var text string
 	if d.kind == kindNote {
-		return s.m.Notes[d.pos].Date
+		text = s.m.Notes[d.pos].Date
+	} else {
+		text = s.m.Sessions[d.pos].Date
 	}
-	return s.m.Sessions[d.pos].Date
+	if len(text) > 10 && text[4] == '-' && text[7] == '-' {
+		return text[:10]
+	}
+	return text
 }
 
 // tagKey is the key a tag is filed under and matched by: trimmed and

@@ -135,3 +135,19 @@ func TestNamedAgentsWeighMore(t *testing.T) {
 		t.Errorf("the note of the agent publishing the named entity should come first: %v", notes)
 	}
 }
+
+func TestNeighboursAreOfOneDay(t *testing.T) {
+	dir := t.TempDir()
+	writeAgent(t, dir, "chat", map[string]any{"notes": []any{
+		map[string]any{"date": "2026-05-01T10:00:00Z", "text": "Ana: how did the marathon go?", "tags": []any{"a"}, "visibility": "public"},
+		map[string]any{"date": "2026-05-01T10:01:00Z", "text": "Ben: four hours and ten minutes!", "tags": []any{"b"}, "visibility": "public"},
+		map[string]any{"date": "2026-05-02", "text": "Ben: my legs still hurt", "tags": []any{"c"}, "visibility": "public"},
+	}})
+	var tags []string
+	for _, it := range ask(t, New(openStore(t, dir), Options{}), "marathon", visibility.Team).Items {
+		tags = append(tags, it.Tags...)
+	}
+	if !slices.Contains(tags, "b") || slices.Contains(tags, "c") {
+		t.Errorf("want the turns of the same day, not the next day's: %v", tags)
+	}
+}
