@@ -42,6 +42,7 @@ type doc struct {
 	vis    visibility.Level
 	pos    int32   // the row's position in its manifest list
 	length float32 // weighted number of terms, its neighbours' included
+	asks   bool    // a note that ends with a question mark
 }
 
 // posting is one document that holds a term, with its weighted term
@@ -226,6 +227,7 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 			b.add(r, weightText)
 		}
 		add(kindNote, i, n.Visibility, n.RelatedEntities, n.Tags)
+		s.docs[len(s.docs)-1].asks = strings.HasSuffix(strings.TrimSpace(n.Text), "?")
 		s.nameLens = append(s.nameLens, nil)
 	}
 

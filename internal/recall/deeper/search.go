@@ -36,7 +36,10 @@ import (
 // one. Term statistics (document frequency, average length) are each
 // agent's own, so one agent's many rows do not change how another
 // agent's rows rank; the rows of the agents that publish an entity the
-// prompt names weigh namedAgentBoost more.
+// prompt names weigh namedAgentBoost more. A note that asks (its text
+// ends with a question mark) weighs askDiscount of one that tells: the
+// turn that answers a question is the evidence, the question only points
+// at it.
 const (
 	bm25K1      = 1.2
 	bm25B       = 0.75
@@ -45,6 +48,7 @@ const (
 	// sessions and notes that mention the same terms.
 	entityPrior     = 1.3
 	namedAgentBoost = 1.2
+	askDiscount     = 0.7
 	// maxQueryTerms bounds the distinct prompt terms searched; the rest
 	// of a very long prompt is ignored. maxTagWords bounds the prompt
 	// words looked up as tags.
@@ -279,6 +283,9 @@ func (v *view) search(q query) ([]hit, []qterm) {
 		for _, id := range sc.touched {
 			if s.docs[id].kind == kindEntity {
 				sc.score[id] *= entityPrior
+			}
+			if s.docs[id].asks {
+				sc.score[id] *= askDiscount
 			}
 			h := hit{seg: s, doc: id, tier: sc.tier[id], named: sc.named[id], tag: sc.tagged[id] && !sc.named[id], score: boost * sc.score[id], terms: sc.terms[id]}
 			sc.score[id], sc.terms[id], sc.tier[id], sc.named[id], sc.tagged[id] = 0, 0, 0, false, false
