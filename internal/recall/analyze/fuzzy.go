@@ -78,16 +78,16 @@ func trigrams(word string) []string {
 	return out
 }
 
-// EditAlphabet is what Edits1 substitutes and inserts.
-const EditAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+// editAlphabet is what Edits1 substitutes and inserts.
+const editAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 // Edits1 returns the strings one edit away from w (Damerau-Levenshtein:
-// deletion, transposition, substitution, insertion over EditAlphabet),
+// deletion, transposition, substitution, insertion over editAlphabet),
 // without w itself. The first letter is kept: typing errors seldom touch
 // it, and changing it turns ordinary words into library terms ("polite"
 // into "iolite").
 func Edits1(w string) []string {
-	out := make([]string, 0, 2*len(w)*len(EditAlphabet))
+	out := make([]string, 0, 2*len(w)*len(editAlphabet))
 	b := make([]byte, 0, len(w)+1)
 	for i := 1; i < len(w); i++ {
 		out = append(out, w[:i]+w[i+1:])
@@ -99,16 +99,16 @@ func Edits1(w string) []string {
 		}
 	}
 	for i := 1; i < len(w); i++ {
-		for j := 0; j < len(EditAlphabet); j++ {
-			if EditAlphabet[j] != w[i] {
-				b = append(append(append(b[:0], w[:i]...), EditAlphabet[j]), w[i+1:]...)
+		for j := 0; j < len(editAlphabet); j++ {
+			if editAlphabet[j] != w[i] {
+				b = append(append(append(b[:0], w[:i]...), editAlphabet[j]), w[i+1:]...)
 				out = append(out, string(b))
 			}
 		}
 	}
 	for i := 1; i <= len(w); i++ {
-		for j := 0; j < len(EditAlphabet); j++ {
-			b = append(append(append(b[:0], w[:i]...), EditAlphabet[j]), w[i:]...)
+		for j := 0; j < len(editAlphabet); j++ {
+			b = append(append(append(b[:0], w[:i]...), editAlphabet[j]), w[i:]...)
 			out = append(out, string(b))
 		}
 	}

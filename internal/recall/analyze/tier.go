@@ -44,14 +44,14 @@ func (t Tier) String() string {
 	return "NONE"
 }
 
-// MinTermLen is the shortest token that counts as a meaningful term of
+// minTermLen is the shortest token that counts as a meaningful term of
 // the ladder.
-const MinTermLen = 3
+const minTermLen = 3
 
 // Meaningful reports whether token t carries match signal: at least
-// MinTermLen bytes and in none of the lists.
+// minTermLen bytes and in none of the lists.
 func Meaningful(t string, lists ...Stopwords) bool {
-	if len(t) < MinTermLen {
+	if len(t) < minTermLen {
 		return false
 	}
 	for _, l := range lists {

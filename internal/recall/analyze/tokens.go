@@ -18,7 +18,7 @@ func Tokens(s string) []string {
 		for j < len(s) && IsTokenByte(s[j]) {
 			j++
 		}
-		out = append(out, LowerASCII(s[i:j]))
+		out = append(out, lowerASCII(s[i:j]))
 		i = j
 	}
 	return out
@@ -30,9 +30,9 @@ func IsTokenByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// LowerASCII lower-cases the ASCII letters of s, returning s itself when
+// lowerASCII lower-cases the ASCII letters of s, returning s itself when
 // it has none in upper case.
-func LowerASCII(s string) string {
+func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' {
 			b := []byte(s)

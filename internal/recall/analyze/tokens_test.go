@@ -29,3 +29,32 @@ func TestTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestEnglishKeepsContentWords(t *testing.T) {
+	// The reference-parity list drops these; retrieval must not.
+	for _, w := range []string{"work", "worked", "new", "make", "made", "like", "keep", "want", "tell", "please", "okay"} {
+		if English.Has(w) {
+			t.Errorf("%q is a content word", w)
+		}
+		if _, ok := Normalize(w); !ok {
+			t.Errorf("Normalize drops %q", w)
+		}
+	}
+	if !RecognitionParity.Has("work") || !CodexParity.Has("codex") {
+		t.Error("the parity lists changed")
+	}
+}
+
+func TestEdits1(t *testing.T) {
+	got := Edits1("kestral")
+	for _, want := range []string{"kestrel", "kestal", "ketsral", "kestrall"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Edits1(kestral) lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"kestral", "restral"} { // itself; the first letter changed
+		if slices.Contains(got, bad) {
+			t.Errorf("Edits1(kestral) holds %q", bad)
+		}
+	}
+}
