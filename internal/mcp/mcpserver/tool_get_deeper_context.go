@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -11,6 +12,9 @@ import (
 
 type deeperIn struct {
 	Prompt string `json:"prompt" jsonschema:"The user's message."`
+	// Agents is an extension of this server (the reference has no such
+	// argument): see docs/compatibility.md.
+	Agents []string `json:"agents,omitempty" jsonschema:"Only these agents' rows (agent ids); omitted or empty for every agent the caller may read."`
 	accessArgs
 }
 
@@ -19,7 +23,7 @@ func (s *Server) registerGetDeeperContext() {
 		def: &mcp.Tool{
 			Name: "get_deeper_context",
 			Description: "The slower companion of prepare_recognition_context: context for the prompt assembled from the library (entity summaries, sessions' key actions, workstreams, notes), " +
-				"ranked, bounded and redacted, with its provenance (source, entities, doors, truncated, reason when empty), plus an external L2 backend when one is configured.",
+				"ranked, bounded and redacted, with its provenance (source, entities, doors, truncated, reason when empty), plus an external L2 backend when one is configured. Extension: agents limits the context to the given agents' rows.",
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(s.opts.DeeperL2 != nil)},
 		},
 		defaults: s.accessDefaults(visibility.Team),
@@ -28,8 +32,11 @@ func (s *Server) registerGetDeeperContext() {
 			if err != nil {
 				return deeper.Payload{}, err
 			}
+			if len(in.Agents) > deeper.MaxAgents {
+				return deeper.Payload{}, fmt.Errorf("agents: at most %d agent ids, got %d", deeper.MaxAgents, len(in.Agents))
+			}
 			return s.deeper.DeeperContext(ctx, deeper.Request{
-				Prompt: in.Prompt, AccessLevel: in.AccessLevel, Level: level, IncludePrivate: in.IncludePrivate, Reader: reader(c.d),
+				Prompt: in.Prompt, AccessLevel: in.AccessLevel, Level: level, IncludePrivate: in.IncludePrivate, Reader: reader(c.d), Agents: in.Agents,
 			}), nil
 		},
 	})

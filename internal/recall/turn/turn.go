@@ -14,9 +14,9 @@
 // session (kind session, named by its first project focus or key action)
 // and up to 60 recent Codex threads (kind thread). Each gets a score:
 //
-//	prompt      EXACT 40, NAME_SUBSTRING 36, TOKEN_SUBSEQUENCE 30, or
+//	prompt      EXACT 40, NAME_SUBSTRING 36, or
 //	            12 per shared meaningful term up to 24, over name, aliases
-//	            and project focus (the shared tier ladder, recognition.Tier)
+//	            and project focus (the shared tier ladder, analyze.TierOf)
 //	cwd_repo    25 cwd nested in the candidate's cwd, 22 in the repository
 //	            root, 18 repository name as a word, 14 remote
 //	            reinforcement, 15 cwd basename (the largest applies)
@@ -49,7 +49,7 @@
 //
 // # Deviations from the reference
 //
-//   - The prompt tier uses whole tokens (recognition.MatchTier), so "NAS"
+//   - The prompt tier uses whole tokens (analyze.TierOf), so "NAS"
 //     in "bananas" is not a match; the reference before v0.11 matched raw
 //     substrings.
 //   - A top item admitted by the vague-continuation gate (no prompt tier)
