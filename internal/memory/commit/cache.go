@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 
-	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
@@ -27,11 +26,11 @@ type parsed struct {
 	seq    uint64 // for eviction: the oldest goes first
 }
 
-// readCurrent reads agent id's manifest under its lock: the manifest (a
-// copy the caller may modify), its bytes and its digest. A missing file is
-// all zero; an unparseable one a *CorruptError.
-func (w *Writer) readCurrent(id string) (*yaml11.Map, []byte, string, error) {
-	data, err := w.tree.ReadRegular(w.ManifestPath(id), l5.MaxManifestBytes)
+// readCurrent reads agent id's manifest with read (under its lock): the
+// manifest (a copy the caller may modify), its bytes and its digest. A
+// missing one is all zero; an unparseable one a *CorruptError.
+func (w *Writer) readCurrent(read func() ([]byte, error), id string) (*yaml11.Map, []byte, string, error) {
+	data, err := read()
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, "", nil
 	}

@@ -24,6 +24,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
@@ -46,18 +47,37 @@ type Writer struct {
 
 	cacheMu sync.Mutex
 	cache   map[string]*parsed // the manifests this Writer wrote last, by agent id
+
+	// st keeps what the Writer writes: the library directory (New) or
+	// another backend (OnStore).
+	st store.Store
 }
 
-// New returns a writer for the library at root (made absolute).
+// New returns a writer for the library directory at root (made absolute).
 func New(root string) *Writer {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	return &Writer{root: root, tree: fsutil.NewTree(root), Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}}
+	w := &Writer{root: root, tree: fsutil.NewTree(root), Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}}
+	w.st = dirStore{w}
+	return w
 }
+
+// OnStore returns a writer for a library kept in st (a PostgreSQL
+// database, say). What only a directory has (export caches, temporary
+// files to sweep) is then unavailable: see Dir.
+func OnStore(st store.Store) *Writer {
+	return &Writer{Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}, st: st}
+}
+
+// Dir returns the library directory, or "" for a writer on another store.
+func (w *Writer) Dir() string { return w.root }
 
 // ManifestPath returns where agent id's manifest lives.
 func (w *Writer) ManifestPath(id string) string {
+	if w.root == "" {
+		return w.st.ManifestPath(id)
+	}
 	return filepath.Join(w.root, "agents", id+".l5.yaml")
 }
 
@@ -164,14 +184,22 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 	if err != nil {
 		return Result{}, err
 	}
-	unlock, err := w.lockAgent(ctx, req.AgentID)
+	var res Result
+	err = w.st.Update(ctx, req.AgentID, func(tx store.Tx) error {
+		var err error
+		res, err = w.commitIn(tx, req, rows, op, stagedBy)
+		return err
+	})
 	if err != nil {
 		return Result{}, err
 	}
-	defer unlock()
+	return res, nil
+}
 
+// commitIn is commit under the agent's lock, in tx.
+func (w *Writer) commitIn(tx store.Tx, req Request, rows perKind[[]*yaml11.Map], op, stagedBy string) (Result, error) {
 	path := w.ManifestPath(req.AgentID)
-	before, beforeBytes, currentDigest, err := w.readReplaced(req.AgentID, req.Mode == ModeReplace)
+	before, beforeBytes, currentDigest, err := w.readReplaced(tx, req.AgentID, req.Mode == ModeReplace)
 	if err != nil {
 		return Result{}, err
 	}
@@ -196,7 +224,7 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 	}
 	res.LastUpdated = textOf(m.Value(l5.KeyLastUpdated))
 	ch := Change{Op: op, Mode: req.Mode, StagedBy: stagedBy, Changes: c.describe()}
-	if err := w.writeManifest(req.AgentID, m, after, beforeBytes, currentDigest, now, ch, req.Provenance); err != nil {
+	if err := w.writeManifest(tx, req.AgentID, m, after, beforeBytes, currentDigest, now, ch, req.Provenance); err != nil {
 		return Result{}, err
 	}
 	return res, nil
@@ -206,8 +234,8 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 // sees it (see readCurrent), except that a manifest that cannot be
 // parsed, when the write may overwrite it (overwriteCorrupt), is no
 // manifest, its bytes and their raw digest.
-func (w *Writer) readReplaced(id string, overwriteCorrupt bool) (*yaml11.Map, []byte, string, error) {
-	m, data, digest, err := w.readCurrent(id)
+func (w *Writer) readReplaced(tx store.Tx, id string, overwriteCorrupt bool) (*yaml11.Map, []byte, string, error) {
+	m, data, digest, err := w.readCurrent(tx.Manifest, id)
 	var corrupt *CorruptError
 	if overwriteCorrupt && errors.As(err, &corrupt) {
 		return nil, corrupt.Data, rawDigest(corrupt.Data), nil
@@ -224,29 +252,17 @@ func checkExpected(expected *string, current string) error {
 	return nil
 }
 
-// lockAgent takes agent id's cross-process lock and removes the stale
-// temporary files it owns. Every write of a live manifest (commit,
-// promote, export, rollback) runs under it.
-func (w *Writer) lockAgent(ctx context.Context, id string) (unlock func(), err error) {
-	unlock, err = w.tree.Lock(ctx, w.lockPath(id))
-	if err != nil {
-		return nil, err
-	}
-	w.sweepAgent(id)
-	return unlock, nil
-}
-
 // writeManifest writes m (whose digest is digest) as agent id's manifest:
 // it archives the state it replaces (oldBytes, nil when there was none),
 // records ch as the change with the caller p, and remembers m for the next
 // read. The caller holds the agent's lock; m must not be modified after.
-func (w *Writer) writeManifest(id string, m *yaml11.Map, digest string, oldBytes []byte, oldDigest string, now time.Time, ch Change, p Provenance) error {
+func (w *Writer) writeManifest(tx store.Tx, id string, m *yaml11.Map, digest string, oldBytes []byte, oldDigest string, now time.Time, ch Change, p Provenance) error {
 	data, err := yaml11.Encode(m)
 	if err != nil {
 		return err
 	}
 	ch.Digest, ch.PreviousDigest = digest, oldDigest
-	if _, err := w.replace(id, oldBytes, oldDigest, data, now, ch, p); err != nil {
+	if _, err := w.replace(tx, id, oldBytes, oldDigest, data, now, ch, p); err != nil {
 		w.forget(id)
 		return err
 	}
@@ -434,11 +450,18 @@ func (e *CorruptError) Error() string {
 	return fmt.Sprintf("the manifest on disk (%s) cannot be read, so nothing was merged into it: %v; fix it, or write it whole with mode 'replace'", e.Path, e.Err)
 }
 
-// readManifest reads the manifest at path; a missing file is (nil, nil,
-// nil), an unparseable one a *CorruptError, one reached through a link out
-// of the library an *fsutil.OutsideError.
+// readManifest reads the manifest file at path through the library's tree
+// (see loadManifest).
 func (w *Writer) readManifest(path string) (*yaml11.Map, []byte, error) {
-	data, err := w.tree.ReadRegular(path, l5.MaxManifestBytes)
+	return loadManifest(path, func() ([]byte, error) { return w.tree.ReadRegular(path, l5.MaxManifestBytes) })
+}
+
+// loadManifest reads a manifest with read, which names it path in
+// messages; a missing one is (nil, nil, nil), an unparseable one a
+// *CorruptError, one reached through a link out of the library an
+// *fsutil.OutsideError.
+func loadManifest(path string, read func() ([]byte, error)) (*yaml11.Map, []byte, error) {
+	data, err := read()
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}

@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
@@ -133,21 +135,46 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 		req.Provenance = ExporterProvenance(id)
 	}
 	if req.DryRun {
+		// Reads without the lock: a dry run writes nothing, not even a lock.
 		if err := ctx.Err(); err != nil {
 			return ExportResult{}, err
 		}
-	} else {
-		unlock, err := w.lockAgent(ctx, id)
-		if err != nil {
-			return ExportResult{}, err
-		}
-		defer unlock()
+		return w.exportIn(exportReads{
+			manifest: func() ([]byte, error) { return w.st.Manifest(ctx, id) },
+			owned:    func() ([]byte, error) { return w.readOwnedUnlocked(id) },
+		}, nil, req, header, rows)
 	}
-	before, beforeBytes, currentDigest, err := w.readCurrent(id)
+	var res ExportResult
+	err = w.st.Update(ctx, id, func(tx store.Tx) error {
+		var err error
+		res, err = w.exportIn(exportReads{manifest: tx.Manifest, owned: tx.Owned}, tx, req, header, rows)
+		return err
+	})
+	return res, err
+}
+
+// readOwnedUnlocked reads the record of what agent id's exporter owns
+// outside the agent's lock, as only a directory can.
+func (w *Writer) readOwnedUnlocked(id string) ([]byte, error) {
+	if w.root == "" {
+		return nil, fmt.Errorf("a dry-run export: %w", store.ErrUnsupported)
+	}
+	return w.tree.ReadRegular(w.ownedPath(id), maxOwnedBytes)
+}
+
+// exportReads is where an export reads the manifest and the record of
+// what its exporter owns.
+type exportReads struct{ manifest, owned func() ([]byte, error) }
+
+// exportIn is Export under the agent's lock, in tx (nil for a dry run,
+// which writes nothing).
+func (w *Writer) exportIn(r exportReads, tx store.Tx, req ExportRequest, header *yaml11.Map, rows perKind[[]*yaml11.Map]) (ExportResult, error) {
+	id := req.AgentID
+	before, beforeBytes, currentDigest, err := w.readCurrent(r.manifest, id)
 	if err != nil {
 		return ExportResult{}, err
 	}
-	owned, ownedBytes, err := w.readOwned(id)
+	owned, ownedBytes, err := readOwned(id, r.owned)
 	if err != nil {
 		return ExportResult{}, err
 	}
@@ -163,17 +190,17 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 	newOwned := encodeOwned(id, produced)
 	if before != nil && res.Digest == currentDigest {
 		res.NoOp, res.LastUpdated = true, textOf(before.Value(l5.KeyLastUpdated))
-		if !req.DryRun && !bytes.Equal(newOwned, ownedBytes) {
+		if tx != nil && !bytes.Equal(newOwned, ownedBytes) {
 			// The manifest already holds these rows (the Python exporters
 			// wrote it, or the record was lost): only the record of what
 			// this exporter owns is written.
-			if err := w.tree.WriteAtomic(w.ownedPath(id), newOwned, 0o644); err != nil {
+			if err := tx.PutOwned(newOwned); err != nil {
 				return ExportResult{}, err
 			}
 		}
 		return res, nil
 	}
-	if req.DryRun {
+	if tx == nil {
 		return res, nil
 	}
 	// The record first grows to cover the rows of both exports, so that a
@@ -182,16 +209,16 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 	// rows once the manifest is in place.
 	widened := encodeOwned(id, widen(owned, produced))
 	if !bytes.Equal(widened, ownedBytes) {
-		if err := w.tree.WriteAtomic(w.ownedPath(id), widened, 0o644); err != nil {
+		if err := tx.PutOwned(widened); err != nil {
 			return ExportResult{}, err
 		}
 	}
 	ch := Change{Op: OpExport, Changes: res.Changes}
-	if err := w.writeManifest(id, m, res.Digest, beforeBytes, currentDigest, now, ch, req.Provenance); err != nil {
+	if err := w.writeManifest(tx, id, m, res.Digest, beforeBytes, currentDigest, now, ch, req.Provenance); err != nil {
 		return ExportResult{}, err
 	}
 	if !bytes.Equal(newOwned, widened) {
-		if err := w.tree.WriteAtomic(w.ownedPath(id), newOwned, 0o644); err != nil {
+		if err := tx.PutOwned(newOwned); err != nil {
 			return res, err
 		}
 	}
@@ -345,11 +372,11 @@ type ownedFile struct {
 // maxOwnedBytes bounds an ownership record.
 const maxOwnedBytes = 64 << 20
 
-// readOwned returns the keys agent id's exporter owns, by kind, and the
+// readOwned returns the keys agent id's exporter owns, read with read, by kind, and the
 // bytes of the record. A missing or unreadable record owns nothing.
-func (w *Writer) readOwned(id string) (perKind[map[string]bool], []byte, error) {
+func readOwned(id string, read func() ([]byte, error)) (perKind[map[string]bool], []byte, error) {
 	var out perKind[map[string]bool]
-	data, err := w.tree.ReadRegular(w.ownedPath(id), maxOwnedBytes)
+	data, err := read()
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil, nil
 	}

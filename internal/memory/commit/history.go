@@ -1,7 +1,6 @@
 package commit
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
@@ -74,17 +74,17 @@ func readableKeys(keys []string) []string {
 func (w *Writer) historyDir(id string) string { return filepath.Join(w.root, "history", id) }
 
 // replace archives the current state (if any), records the change and
-// writes the new manifest, and returns the record. The caller holds the
-// agent's lock.
+// writes the new manifest, in tx, and returns the record.
 //
-// The provenance line is appended before the manifest is renamed into
-// place, so that every state a reader can ever observe has its record: a
-// process killed between the two leaves a record of a state that never
-// became current (which nothing can ask about, since nobody saw its
-// digest) rather than a current state that explain cannot explain.
-func (w *Writer) replace(id string, oldBytes []byte, oldDigest string, data []byte, now time.Time, ch Change, p Provenance) (Change, error) {
+// The provenance record is written before the manifest, so that every
+// state a reader can ever observe has its record: in the directory
+// backend, a process killed between the two leaves a record of a state
+// that never became current (which nothing can ask about, since nobody
+// saw its digest) rather than a current state that explain cannot
+// explain; a transactional backend writes both or neither.
+func (w *Writer) replace(tx store.Tx, id string, oldBytes []byte, oldDigest string, data []byte, now time.Time, ch Change, p Provenance) (Change, error) {
 	if oldBytes != nil {
-		v, err := w.archive(id, oldBytes, oldDigest, now)
+		v, err := tx.Archive(oldBytes, oldDigest, now)
 		if err != nil {
 			return Change{}, fmt.Errorf("archiving the current version: %w", err)
 		}
@@ -102,35 +102,21 @@ func (w *Writer) replace(id string, oldBytes []byte, oldDigest string, data []by
 	if p.TranscriptRef != "" {
 		ch.CallerAsserted = append(ch.CallerAsserted, "transcript_ref")
 	}
-	if err := w.appendProvenance(id, ch); err != nil {
+	line, err := json.Marshal(ch)
+	if err == nil {
+		err = tx.Record(line)
+	}
+	if err != nil {
 		return Change{}, fmt.Errorf("recording provenance: %w", err)
 	}
-	if err := w.tree.WriteAtomic(w.ManifestPath(id), data, 0o644); err != nil {
+	if err := tx.Put(data, ch.Digest); err != nil {
 		return Change{}, err
 	}
 	return ch, nil
 }
 
-// archive stores the bytes of a replaced state and returns its version id:
-// the UTC time of the write and the state's digest8, so that ids sort
-// oldest to newest.
-func (w *Writer) archive(id string, data []byte, digest string, now time.Time) (string, error) {
-	dir := filepath.Join(w.historyDir(id), "versions")
-	for t := now.UTC(); ; t = t.Add(time.Microsecond) {
-		v := t.Format("20060102T150405.000000Z") + "-" + digest[:8]
-		path := filepath.Join(dir, v+".l5.yaml")
-		if _, err := w.tree.Stat(path); err == nil {
-			continue
-		}
-		return v, w.tree.WriteAtomic(path, data, 0o644)
-	}
-}
-
-func (w *Writer) appendProvenance(id string, ch Change) error {
-	line, err := json.Marshal(ch)
-	if err != nil {
-		return err
-	}
+// appendProvenance appends one record to the directory's provenance.jsonl.
+func (w *Writer) appendProvenance(id string, line []byte) error {
 	path := filepath.Join(w.historyDir(id), "provenance.jsonl")
 	f, created, err := w.tree.OpenAppend(path, 0o644)
 	if err != nil {
@@ -177,17 +163,11 @@ func (w *Writer) Versions(id string, limit int) ([]Version, error) {
 	if err := checkID(id); err != nil {
 		return nil, err
 	}
-	entries, err := w.tree.ReadDir(filepath.Join(w.historyDir(id), "versions"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	ctx := context.Background()
+	ids, err := w.st.VersionIDs(ctx, id)
+	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".l5.yaml"); ok && !strings.HasPrefix(name, ".") {
-			ids = append(ids, name)
-		}
-	}
-	slices.Sort(ids)
 	slices.Reverse(ids)
 	if limit > 0 && len(ids) > limit {
 		ids = ids[:limit]
@@ -210,7 +190,8 @@ func (w *Writer) Versions(id string, limit int) ([]Version, error) {
 		if t, err := time.Parse("20060102T150405.000000Z", stamp); err == nil {
 			ver.ArchivedAt = t.Format("2006-01-02T15:04:05.000000Z")
 		}
-		if m, _, err := w.readManifest(w.versionPath(id, v)); err == nil && m != nil {
+		read := func() ([]byte, error) { return w.st.Version(ctx, id, v) }
+		if m, _, err := loadManifest(v, read); err == nil && m != nil {
 			ver.Entities, ver.Sessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
 			ver.Workstreams, ver.Notes = len(listOf(m, l5.KeyWorkstreams)), len(listOf(m, l5.KeyNotes))
 		}
@@ -240,24 +221,15 @@ func (w *Writer) Changes(id string) ([]Change, error) {
 	if err := checkID(id); err != nil {
 		return nil, err
 	}
-	f, err := w.tree.OpenRegular(filepath.Join(w.historyDir(id), "provenance.jsonl"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+	records, err := w.st.Provenance(context.Background(), id)
 	var out []Change
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
+	for _, r := range records {
 		var ch Change
-		if json.Unmarshal(sc.Bytes(), &ch) == nil && ch.Digest != "" {
+		if json.Unmarshal(r, &ch) == nil && ch.Digest != "" {
 			out = append(out, ch)
 		}
 	}
-	return out, sc.Err()
+	return out, err
 }
 
 // Explain returns the write that produced the state with the given digest
@@ -288,7 +260,7 @@ func (w *Writer) CurrentDigest(id string) (string, error) {
 	if err := checkID(id); err != nil {
 		return "", err
 	}
-	m, _, err := w.readManifest(w.ManifestPath(id))
+	m, _, err := loadManifest(w.ManifestPath(id), func() ([]byte, error) { return w.st.Manifest(context.Background(), id) })
 	if err != nil || m == nil {
 		return "", err
 	}
@@ -306,36 +278,41 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 	if strings.ContainsAny(version, `/\`) || strings.HasPrefix(version, ".") || version == "" {
 		return nil, invalid("invalid version_id %s: pass a version_id from list_memory_versions", pyfmt.Quote(version))
 	}
-	unlock, err := w.lockAgent(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	data, err := w.tree.ReadRegular(w.versionPath(id, version), l5.MaxManifestBytes)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, invalid("no version %s of %s: pass a version_id from list_memory_versions", pyfmt.Quote(version), pyfmt.Quote(id))
-	}
-	if err != nil {
-		return nil, err
-	}
-	restored, err := yaml11.Decode(data)
-	rm, ok := restored.(*yaml11.Map)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("version %s of %s cannot be read; it was not restored", version, id)
-	}
-	// Restoring a good version is how an unreadable manifest gets
-	// repaired; its bytes are archived like any replaced state.
-	_, currentBytes, currentDigest, err := w.readReplaced(id, true)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkExpected(expectedDigest, currentDigest); err != nil {
-		return nil, err
-	}
-	ch := Change{Op: OpRollback, Digest: Digest(rm), PreviousDigest: currentDigest, RolledBackTo: version}
-	ch, err = w.replace(id, currentBytes, currentDigest, data, w.Now().UTC(), ch, p)
+	var ch Change
+	err := w.st.Update(ctx, id, func(tx store.Tx) error {
+		var err error
+		ch, err = w.rollbackIn(tx, id, version, expectedDigest, p)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	return &ch, nil
+}
+
+// rollbackIn is Rollback under the agent's lock, in tx.
+func (w *Writer) rollbackIn(tx store.Tx, id, version string, expectedDigest *string, p Provenance) (Change, error) {
+	data, err := tx.Version(version)
+	if errors.Is(err, os.ErrNotExist) {
+		return Change{}, invalid("no version %s of %s: pass a version_id from list_memory_versions", pyfmt.Quote(version), pyfmt.Quote(id))
+	}
+	if err != nil {
+		return Change{}, err
+	}
+	restored, err := yaml11.Decode(data)
+	rm, ok := restored.(*yaml11.Map)
+	if err != nil || !ok {
+		return Change{}, fmt.Errorf("version %s of %s cannot be read; it was not restored", version, id)
+	}
+	// Restoring a good version is how an unreadable manifest gets
+	// repaired; its bytes are archived like any replaced state.
+	_, currentBytes, currentDigest, err := w.readReplaced(tx, id, true)
+	if err != nil {
+		return Change{}, err
+	}
+	if err := checkExpected(expectedDigest, currentDigest); err != nil {
+		return Change{}, err
+	}
+	ch := Change{Op: OpRollback, Digest: Digest(rm), PreviousDigest: currentDigest, RolledBackTo: version}
+	return w.replace(tx, id, currentBytes, currentDigest, data, w.Now().UTC(), ch, p)
 }

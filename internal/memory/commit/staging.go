@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
@@ -111,47 +112,37 @@ func (w *Writer) Stage(ctx context.Context, caller string, req Request) (StageRe
 		}
 	}
 	id := req.AgentID
-	unlock, err := w.tree.Lock(ctx, w.stagedLockPath(caller, id))
-	if err != nil {
-		return StageResult{}, err
-	}
-	defer unlock()
 	path := w.stagedPath(caller, id)
-	w.sweep(filepath.Dir(path), id+stagedSuffix+".")
-
-	m, _, err := w.readManifest(path)
-	var corrupt *CorruptError
-	if errors.As(err, &corrupt) {
-		return StageResult{}, fmt.Errorf("the staged manifest (%s) cannot be read, so nothing was merged into it: %v; an operator can remove it with `bourdon staging reject %s`", path, corrupt.Err, id)
-	}
-	if err != nil {
-		return StageResult{}, err
-	}
-	before := ""
-	if m == nil {
-		m = yaml11.NewMap(5)
-	} else {
-		before = Digest(m)
-	}
-	stagedManifest(m, req, w.Now().UTC())
-	mergeRows(m, rows)
 	res := StageResult{
 		Staged: true, AgentID: id, Path: path,
 		Note: "quarantined write staged for review; an operator must run `bourdon staging promote " + id + "` before it propagates to the federation",
 	}
-	if before != "" && Digest(m) == before {
-		return res, nil
-	}
-	data, err := yaml11.Encode(m)
-	if err != nil {
-		return StageResult{}, err
-	}
-	err = w.tree.WriteAtomic(path, data, 0o644)
-	if errors.Is(err, os.ErrNotExist) {
-		// A promote or reject of another agent staged by the same caller
-		// pruned the directory between WriteAtomic's mkdir and its create.
-		err = w.tree.WriteAtomic(path, data, 0o644)
-	}
+	err = w.st.UpdateStaged(ctx, caller, id, func(tx store.StagedTx) error {
+		m, _, err := loadManifest(path, tx.Data)
+		var corrupt *CorruptError
+		if errors.As(err, &corrupt) {
+			return fmt.Errorf("the staged manifest (%s) cannot be read, so nothing was merged into it: %v; an operator can remove it with `bourdon staging reject %s`", path, corrupt.Err, id)
+		}
+		if err != nil {
+			return err
+		}
+		before := ""
+		if m == nil {
+			m = yaml11.NewMap(5)
+		} else {
+			before = Digest(m)
+		}
+		stagedManifest(m, req, w.Now().UTC())
+		mergeRows(m, rows)
+		if before != "" && Digest(m) == before {
+			return nil
+		}
+		data, err := yaml11.Encode(m)
+		if err != nil {
+			return err
+		}
+		return tx.Put(data)
+	})
 	if err != nil {
 		return StageResult{}, err
 	}
@@ -204,47 +195,31 @@ func (s Staged) Age() time.Duration { return s.age }
 // agent id), as the reference's list_staged does. An unreadable file is
 // listed with zero counts and its Problem.
 func (w *Writer) ListStaged() ([]Staged, error) {
-	callers, err := w.tree.ReadDir(w.StagingDir())
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	ctx := context.Background()
+	entries, err := w.st.ListStaged(ctx)
 	if err != nil {
 		return nil, err
 	}
 	now := w.Now()
-	var out []Staged
-	for _, c := range callers {
-		if !c.IsDir() || strings.HasPrefix(c.Name(), ".") {
-			continue
+	out := make([]Staged, 0, len(entries))
+	for _, e := range entries {
+		s := Staged{Caller: e.Caller, AgentID: e.AgentID, Path: e.Path}
+		mtime := e.Time
+		if mtime.IsZero() {
+			mtime = now
 		}
-		dir := filepath.Join(w.StagingDir(), c.Name())
-		files, err := w.tree.ReadDir(dir)
-		if err != nil {
-			continue // pruned meanwhile
+		s.StagedAt = mtime.UTC().Format("2006-01-02T15:04:05Z")
+		s.age = now.Sub(mtime)
+		s.AgeDays = math.Round(s.age.Hours()/24*10) / 10
+		m, _, err := loadManifest(s.Path, func() ([]byte, error) { return w.st.Staged(ctx, e.Caller, e.AgentID) })
+		switch {
+		case err != nil:
+			s.Problem = err.Error()
+		case m != nil:
+			s.Entities, s.Sessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
+			s.Workstreams, s.Notes = len(listOf(m, l5.KeyWorkstreams)), len(listOf(m, l5.KeyNotes))
 		}
-		for _, f := range files {
-			id, ok := strings.CutSuffix(f.Name(), stagedSuffix)
-			if !ok || strings.HasPrefix(f.Name(), ".") || f.IsDir() {
-				continue
-			}
-			s := Staged{Caller: c.Name(), AgentID: id, Path: filepath.Join(dir, f.Name())}
-			mtime := now
-			if info, err := f.Info(); err == nil {
-				mtime = info.ModTime()
-			}
-			s.StagedAt = mtime.UTC().Format("2006-01-02T15:04:05Z")
-			s.age = now.Sub(mtime)
-			s.AgeDays = math.Round(s.age.Hours()/24*10) / 10
-			m, _, err := w.readManifest(s.Path)
-			switch {
-			case err != nil:
-				s.Problem = err.Error()
-			case m != nil:
-				s.Entities, s.Sessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
-				s.Workstreams, s.Notes = len(listOf(m, l5.KeyWorkstreams)), len(listOf(m, l5.KeyNotes))
-			}
-			out = append(out, s)
-		}
+		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b Staged) int {
 		return cmp.Or(cmp.Compare(a.Caller, b.Caller), cmp.Compare(a.AgentID, b.AgentID))
@@ -277,8 +252,8 @@ func (w *Writer) stagedFor(id string) ([]Staged, error) {
 // request that promotes it, as the reference does: the staged agent type,
 // instance and role_narrative (when present) and all four kinds of rows.
 // Dates that a hand-edited file left unquoted are read as strings.
-func (w *Writer) stagedRequest(path, id string) (Request, error) {
-	m, _, err := w.readManifest(path)
+func stagedRequest(path, id string, read func() ([]byte, error)) (Request, error) {
+	m, _, err := loadManifest(path, read)
 	if err != nil {
 		return Request{}, err
 	}
@@ -337,12 +312,12 @@ func (w *Writer) DiffStaged(id string) ([]StagedDiff, error) {
 	if err != nil {
 		return nil, err
 	}
-	live, _, liveErr := w.readManifest(w.ManifestPath(id))
+	live, _, liveErr := loadManifest(w.ManifestPath(id), func() ([]byte, error) { return w.st.Manifest(context.Background(), id) })
 	now := isoNow(w.Now().UTC())
 	out := make([]StagedDiff, 0, len(staged))
 	for _, s := range staged {
 		d := StagedDiff{Staged: s}
-		req, err := w.stagedRequest(s.Path, id)
+		req, err := stagedRequest(s.Path, id, func() ([]byte, error) { return w.st.Staged(context.Background(), s.Caller, id) })
 		var rows perKind[[]*yaml11.Map]
 		if err == nil {
 			rows, err = validate(&req)
@@ -442,35 +417,22 @@ func (w *Writer) Promote(ctx context.Context, id string, p Provenance) ([]Promot
 }
 
 func (w *Writer) promoteOne(ctx context.Context, s Staged, p Provenance) (Result, error) {
-	unlock, err := w.tree.Lock(ctx, w.stagedLockPath(s.Caller, s.AgentID))
-	if err != nil {
-		return Result{}, err
-	}
-	defer unlock()
-	req, err := w.stagedRequest(s.Path, s.AgentID)
-	if err != nil {
-		return Result{}, err
-	}
-	req.Provenance = p
-	res, err := w.commit(ctx, req, OpPromote, s.Caller)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := w.removeStaged(s.Path); err != nil {
-		return res, fmt.Errorf("promoted, but the staged file could not be removed (promoting it again merges the same rows again): %w", err)
-	}
-	return res, nil
-}
-
-// removeStaged deletes a staged file and its caller directory if that is
-// left empty.
-func (w *Writer) removeStaged(path string) error {
-	if err := w.tree.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	dir := filepath.Dir(path)
-	_ = w.tree.Remove(dir) // fails, as it should, unless the directory is empty
-	return w.tree.SyncDir(filepath.Dir(dir))
+	var res Result
+	err := w.st.UpdateStaged(ctx, s.Caller, s.AgentID, func(tx store.StagedTx) error {
+		req, err := stagedRequest(s.Path, s.AgentID, tx.Data)
+		if err != nil {
+			return err
+		}
+		req.Provenance = p
+		if res, err = w.commit(ctx, req, OpPromote, s.Caller); err != nil {
+			return err
+		}
+		if err := tx.Remove(); err != nil {
+			return fmt.Errorf("promoted, but the staged file could not be removed (promoting it again merges the same rows again): %w", err)
+		}
+		return nil
+	})
+	return res, err
 }
 
 // Reject deletes every staged write for agent id (any caller) and returns
@@ -482,12 +444,7 @@ func (w *Writer) Reject(ctx context.Context, id string) (int, error) {
 	}
 	n := 0
 	for _, s := range staged {
-		unlock, err := w.tree.Lock(ctx, w.stagedLockPath(s.Caller, s.AgentID))
-		if err != nil {
-			return n, err
-		}
-		err = w.removeStaged(s.Path)
-		unlock()
+		err := w.st.UpdateStaged(ctx, s.Caller, s.AgentID, func(tx store.StagedTx) error { return tx.Remove() })
 		if err != nil {
 			return n, err
 		}

@@ -1,0 +1,217 @@
+// Package pgtest gives tests a real PostgreSQL server, never a mock.
+//
+// When BOURDON_TEST_POSTGRES is set (a postgres:// URL of a database the
+// tests may fill and empty), every test gets a fresh schema-less database
+// created on that server. Otherwise the package starts its own server once
+// per test binary from Debian's postgresql package (the binaries under
+// /usr/lib/postgresql/<major>/bin, or PG_BIN): initdb into a temporary
+// directory, a free loopback port, the unix socket in the same directory,
+// stopped by its PID when the binary ends. As root, initdb and postgres
+// refuse to run, so they run as the user "postgres" (runuser -u postgres).
+//
+// Without PostgreSQL a test is skipped with a message saying how to get
+// one, except in CI (CI=true), where it fails.
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// EnvURL names the variable holding an existing server's URL.
+const EnvURL = "BOURDON_TEST_POSTGRES"
+
+var (
+	once     sync.Once
+	server   *cluster
+	startErr error
+	dbSeq    atomic.Int64
+)
+
+// cluster is a server this package started.
+type cluster struct {
+	dir  string
+	port int
+	cmd  *exec.Cmd
+}
+
+// URL returns the URL of a new, empty database for this test, dropped
+// when the test ends. It skips the test (fails it in CI) when no
+// PostgreSQL is available.
+func URL(t testing.TB) string {
+	t.Helper()
+	base, err := baseURL()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL is required in CI: %v", err)
+		}
+		t.Skipf("no PostgreSQL for this test (%v); install Debian's postgresql package or set %s=postgres://...", err, EnvURL)
+	}
+	name := fmt.Sprintf("bourdon_test_%d_%d", os.Getpid(), dbSeq.Add(1))
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("connecting to the test server: %v", err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("creating the test database: %v", err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			return
+		}
+		defer c.Close(context.Background())
+		_, _ = c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// baseURL returns the URL of the server's maintenance database, starting
+// the server on first use.
+func baseURL() (string, error) {
+	if u := os.Getenv(EnvURL); u != "" {
+		return u, nil
+	}
+	once.Do(func() { server, startErr = start() })
+	if startErr != nil {
+		return "", startErr
+	}
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", server.port), nil
+}
+
+// binDir finds the server binaries: PG_BIN, else the newest major version
+// under /usr/lib/postgresql.
+func binDir() (string, error) {
+	if d := os.Getenv("PG_BIN"); d != "" {
+		return d, nil
+	}
+	majors, _ := filepath.Glob("/usr/lib/postgresql/*/bin/postgres")
+	if len(majors) == 0 {
+		return "", errors.New("no /usr/lib/postgresql/*/bin/postgres")
+	}
+	sort.Slice(majors, func(i, j int) bool { return major(majors[i]) > major(majors[j]) })
+	return filepath.Dir(majors[0]), nil
+}
+
+func major(path string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(path))))
+	return n
+}
+
+// asServerUser runs a server binary, as the user postgres when we are root.
+func asServerUser(bin string, args ...string) *exec.Cmd {
+	if os.Geteuid() == 0 {
+		return exec.Command("runuser", append([]string{"-u", "postgres", "--", bin}, args...)...)
+	}
+	return exec.Command(bin, args...)
+}
+
+func start() (*cluster, error) {
+	bin, err := binDir()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "bourdon-pgtest-")
+	if err != nil {
+		return nil, err
+	}
+	if os.Geteuid() == 0 {
+		if err := exec.Command("chown", "postgres:", dir).Run(); err != nil {
+			return nil, fmt.Errorf("giving %s to the user postgres: %w", dir, err)
+		}
+	}
+	data := filepath.Join(dir, "data")
+	if out, err := asServerUser(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("initdb: %v: %s", err, out)
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	cmd := asServerUser(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port),
+		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+dir,
+		"-c", "fsync=off", "-c", "max_connections=200")
+	logf, _ := os.Create(filepath.Join(dir, "server.log"))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("starting postgres: %w", err)
+	}
+	c := &cluster{dir: dir, port: port, cmd: cmd}
+	base := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		conn, err := pgx.Connect(context.Background(), base)
+		if err == nil {
+			conn.Close(context.Background())
+			return c, nil
+		}
+		if time.Now().After(deadline) {
+			c.stop()
+			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
+			return nil, fmt.Errorf("postgres did not accept connections: %v: %s", err, strings.TrimSpace(string(log)))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stop ends the server by its PID (SIGINT: a fast shutdown) and removes
+// its directory.
+func (c *cluster) stop() {
+	if c.cmd.Process != nil {
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGINT)
+		done := make(chan struct{})
+		go func() { _ = c.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	}
+	os.RemoveAll(c.dir)
+}
+
+// Main runs a package's tests and stops the server this package started,
+// if any. Call it from TestMain: os.Exit(pgtest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	if server != nil {
+		server.stop()
+	}
+	return code
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
