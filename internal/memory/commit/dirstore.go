@@ -26,6 +26,28 @@ var _ store.Store = dirStore{}
 
 func (d dirStore) ManifestPath(id string) string { return d.w.ManifestPath(id) }
 
+// Agents lists agents/*.l5.yaml and history/*.
+func (d dirStore) Agents(_ context.Context) ([]string, error) {
+	var ids []string
+	for _, sub := range []string{"agents", "history"} {
+		entries, err := d.w.tree.ReadDir(filepath.Join(d.w.root, sub))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		for _, e := range entries {
+			id, ok := e.Name(), e.IsDir() // history/<id>/
+			if sub == "agents" {
+				id, ok = strings.CutSuffix(e.Name(), ".l5.yaml")
+			}
+			if ok && l5.ValidAgentID(id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}
+
 func (d dirStore) Manifest(_ context.Context, id string) ([]byte, error) {
 	return d.w.tree.ReadRegular(d.w.ManifestPath(id), l5.MaxManifestBytes)
 }
@@ -155,6 +177,10 @@ func (t dirTx) Archive(data []byte, digest string, now time.Time) (string, error
 
 func (t dirTx) Version(version string) ([]byte, error) {
 	return t.w.tree.ReadRegular(t.w.versionPath(t.id, version), l5.MaxManifestBytes)
+}
+
+func (t dirTx) Restore(version string, data []byte) error {
+	return t.w.tree.WriteAtomic(t.w.versionPath(t.id, version), data, 0o644)
 }
 
 func (t dirTx) Record(change []byte) error { return t.w.appendProvenance(t.id, change) }

@@ -22,6 +22,9 @@ import (
 type Store interface {
 	// ManifestPath names agent id's manifest in payloads and messages.
 	ManifestPath(id string) string
+	// Agents returns the ids of the agents with a manifest or a history,
+	// sorted.
+	Agents(ctx context.Context) ([]string, error)
 	// Manifest returns agent id's current manifest.
 	Manifest(ctx context.Context, id string) ([]byte, error)
 	// Update runs fn with agent id's state locked against every other
@@ -56,6 +59,9 @@ type Tx interface {
 	Archive(data []byte, digest string, now time.Time) (string, error)
 	// Version returns the bytes of one archived version.
 	Version(version string) ([]byte, error)
+	// Restore stores data as the archived version with the given id, as
+	// it is (a copy between stores keeps the ids).
+	Restore(version string, data []byte) error
 	// Record appends one provenance record (JSON, no newline).
 	Record(change []byte) error
 	// Put makes data (whose digest is digest) the current manifest.
