@@ -111,12 +111,18 @@ func (w *Writer) CachePath(id string) string { return filepath.Join(w.ExportsDir
 // ReadCache reads agent id's export cache (at most limit bytes) through
 // the library's tree, as every file of the exports folder is read.
 func (w *Writer) ReadCache(id string, limit int64) ([]byte, error) {
+	if w.root == "" {
+		return nil, fmt.Errorf("export caches: %w", store.ErrUnsupported)
+	}
 	return w.tree.ReadRegular(w.CachePath(id), limit)
 }
 
 // WriteCache replaces agent id's export cache, atomically, readable by
 // its owner only, through the library's tree.
 func (w *Writer) WriteCache(id string, data []byte) error {
+	if w.root == "" {
+		return fmt.Errorf("export caches: %w", store.ErrUnsupported)
+	}
 	return w.tree.WriteAtomic(w.CachePath(id), data, 0o600)
 }
 

@@ -131,10 +131,14 @@ func tempTarget(name string) string {
 // of the library are left alone. It returns the paths removed; ctx stops
 // it between directories.
 //
-// bourdon serve runs it at start-up. Files nobody else writes (the
+// bourdon serve runs it at start-up. A writer on another store (OnStore)
+// has nothing to sweep. Files nobody else writes (the
 // library's own) are all it touches: every name it removes starts with a
 // dot and ends in .tmp, as only fsutil.WriteAtomic names files.
 func (w *Writer) SweepLibrary(ctx context.Context) []string {
+	if w.root == "" {
+		return nil // no directory, no temporary files
+	}
 	now := time.Now()
 	var removed []string
 	dirs := []struct {

@@ -111,6 +111,10 @@ type Library struct {
 	tree      fsutil.Tree // the library root: no manifest is read through a link that leaves it
 	log       *slog.Logger
 
+	// src, when set, is where the manifests are instead of agentsDir (see
+	// OpenSource).
+	src Source
+
 	mu      sync.Mutex // serialises refreshes
 	watch   watcher
 	owed    bool                  // a full re-read was cut short; the next Snapshot redoes it
@@ -129,10 +133,12 @@ type fileState struct {
 // modification time, inode and change time (the last two only where the
 // system reports them). A file replaced by a rename gets a new inode.
 type Stamp struct {
-	Size  int64
-	MTime int64 // nanoseconds since the Unix epoch
-	Ino   uint64
-	CTime int64 // nanoseconds since the Unix epoch
+	// Version is a Source's version of the manifest (0 in a directory).
+	Version int64
+	Size    int64
+	MTime   int64 // nanoseconds since the Unix epoch
+	Ino     uint64
+	CTime   int64 // nanoseconds since the Unix epoch
 }
 
 // ManifestFile is one manifest file of an agents directory.
@@ -249,6 +255,9 @@ func (l *Library) ReloadContext(ctx context.Context, progress func(done, total i
 // for checks that need the document itself, such as bourdon doctor's
 // schema check.
 func (l *Library) Source(a *Agent) ([]byte, error) {
+	if l.src != nil {
+		return l.src.Manifest(context.Background(), a.ID)
+	}
 	return l.tree.ReadRegular(a.File, MaxManifestBytes)
 }
 
@@ -265,8 +274,13 @@ func (l *Library) Close() error {
 // unchanged. If ctx ends before every file is read, nothing changes. It
 // returns the number of files read. l.mu must be held.
 func (l *Library) rescan(ctx context.Context, force func(name string) bool, progress func(done, total int)) (int, error) {
-	// A link out of the library is listed, so that loadFile reports it.
-	files, err := listManifests(l.agentsDir, func(path string) bool { return fsutil.IsOutside(l.tree.Check(path)) })
+	files, err := l.list(ctx)
+	if err != nil && l.src != nil {
+		// A database that cannot answer is not an empty library: what
+		// was loaded stays served until the next reconciliation.
+		l.log.Warn("cannot list the library's manifests", "err", err)
+		return 0, err
+	}
 	if err != nil {
 		l.log.Warn("cannot list the library", "dir", l.agentsDir, "err", err)
 	}
@@ -345,7 +359,7 @@ func (l *Library) loadAll(ctx context.Context, names []string, progress func(don
 				if i >= len(names) {
 					return
 				}
-				out[i] = l.loadFile(names[i])
+				out[i] = l.loadFile(ctx, names[i])
 				if progress != nil {
 					progressMu.Lock()
 					progress(int(done.Add(1)), len(names))
@@ -364,9 +378,31 @@ func (l *Library) loadAll(ctx context.Context, names []string, progress func(don
 // loadFile reads and parses one manifest of the library, through the
 // library's tree: a symbolic link (the file, or agents/ itself) that leads
 // out of the library is not followed.
-func (l *Library) loadFile(name string) loadResult {
+func (l *Library) loadFile(ctx context.Context, name string) loadResult {
+	if l.src != nil {
+		id := strings.TrimSuffix(name, ManifestSuffix)
+		a, warnings := loadManifest(l.src.ManifestPath(id), func(string, int64) ([]byte, error) { return l.src.Manifest(ctx, id) })
+		return loadResult{agent: a, warnings: warnings}
+	}
 	a, warnings := loadManifest(filepath.Join(l.agentsDir, name), l.tree.ReadRegular)
 	return loadResult{agent: a, warnings: warnings}
+}
+
+// list returns the manifests to compare with what is loaded.
+func (l *Library) list(ctx context.Context) ([]ManifestFile, error) {
+	if l.src == nil {
+		// A link out of the library is listed, so that loadFile reports it.
+		return listManifests(l.agentsDir, func(path string) bool { return fsutil.IsOutside(l.tree.Check(path)) })
+	}
+	versions, err := l.src.Versions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]ManifestFile, 0, len(versions))
+	for id, v := range versions {
+		files = append(files, ManifestFile{Name: id + ManifestSuffix, Stamp: Stamp{Version: v}})
+	}
+	return files, nil
 }
 
 // LoadManifest reads and parses one manifest file, as a library does. A

@@ -67,6 +67,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Redact(url), err)
 	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 5 * time.Second // a database that is down is an error, not a hang
+	}
 	if cfg.MaxConns < 4 {
 		cfg.MaxConns = 4 // a promote holds a staged write's lock while it commits
 	}
@@ -103,7 +106,18 @@ type Stamp struct {
 	Digest  string
 }
 
-// Stamps returns every manifest's version, by agent id.
+// Versions returns every manifest's version, by agent id (a
+// library.Source).
+func (s *Store) Versions(ctx context.Context) (map[string]int64, error) {
+	stamps, err := s.Stamps(ctx)
+	out := make(map[string]int64, len(stamps))
+	for _, st := range stamps {
+		out[st.AgentID] = st.Version
+	}
+	return out, err
+}
+
+// Stamps returns every manifest's version and digest.
 func (s *Store) Stamps(ctx context.Context) ([]Stamp, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT agent_id, version, digest FROM bourdon_manifests ORDER BY agent_id")
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[Stamp])

@@ -1,0 +1,94 @@
+package library
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Source is a store of manifests other than the agents directory (a
+// PostgreSQL database, internal/memory/store/postgres): the library lists
+// the manifests' versions and reads again only those whose version
+// changed. Nothing tells a Library on its own that a Source changed: the
+// server feeds it notifications (Notify), and a Library lists the
+// versions anyway every reconcile interval, since notifications can be
+// lost (a dropped connection).
+type Source interface {
+	// ManifestPath names agent id's manifest (Agent.File).
+	ManifestPath(id string) string
+	// Manifest returns agent id's manifest.
+	Manifest(ctx context.Context, id string) ([]byte, error)
+	// Versions returns every manifest's version, by agent id; a write
+	// changes its manifest's version.
+	Versions(ctx context.Context) (map[string]int64, error)
+}
+
+// DefaultReconcile is how often a Library on a Source lists the versions
+// without having been notified.
+const DefaultReconcile = 5 * time.Second
+
+// OpenSource loads the manifests of src. root is the library directory
+// that still holds what src does not (requests, the registry, the audit
+// log); Root returns it. reconcile <= 0 is DefaultReconcile.
+func OpenSource(root string, src Source, reconcile time.Duration, log *slog.Logger) (*Library, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if reconcile <= 0 {
+		reconcile = DefaultReconcile
+	}
+	w := &sourceWatcher{every: reconcile}
+	l := &Library{root: abs, agentsDir: filepath.Join(abs, "agents"), log: log, src: src, files: map[string]*fileState{}, watch: w}
+	l.current.Store(&Snapshot{agents: map[string]*Agent{}})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w.last = time.Now()
+	if _, err := l.rescan(context.Background(), func(string) bool { return true }, nil); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Notify tells a Library on a Source that a manifest changed, or that
+// changes may have been missed: the next Snapshot lists the versions. On a
+// directory it does nothing; the directory has its watcher.
+func (l *Library) Notify() {
+	if w, ok := l.watch.(*sourceWatcher); ok {
+		w.notify()
+	}
+}
+
+// sourceWatcher asks for a listing when notified, and at least every
+// interval.
+type sourceWatcher struct {
+	mu      sync.Mutex
+	pending bool
+	every   time.Duration
+	last    time.Time // of the last listing
+}
+
+func (w *sourceWatcher) notify() {
+	w.mu.Lock()
+	w.pending = true
+	w.mu.Unlock()
+}
+
+// changed never forces a read: versions are exact, unlike file stamps.
+func (w *sourceWatcher) changed() (bool, map[string]bool, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := time.Now()
+	if !w.pending && now.Sub(w.last) < w.every {
+		return false, nil, false
+	}
+	w.pending, w.last = false, now
+	return true, nil, false
+}
+
+func (w *sourceWatcher) close() error { return nil }

@@ -1,0 +1,63 @@
+package postgres
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Listen calls changed with the agent id of every manifest write any
+// process commits to the store's database, until ctx ends, on a
+// connection of its own (LISTEN Channel). Notifications are not durable:
+// after connecting, and after every reconnection, it calls changed("")
+// ("anything may have changed"), so that a caller resyncs what it missed
+// while the connection was down. A lost connection is retried, at most
+// every few seconds, and logged.
+func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.Logger) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := s.listenOnce(ctx, changed)
+		if ctx.Err() != nil {
+			return
+		}
+		log.Warn("lost the store's change notifications; reconnecting", "store", s.name, "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+// listenOnce listens on one connection until it fails or ctx ends.
+func (s *Store) listenOnce(ctx context.Context, changed func(id string)) error {
+	cfg, err := pgx.ParseConfig(s.url)
+	if err != nil {
+		return err
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = 5 * time.Second
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{Channel}.Sanitize()); err != nil {
+		return err
+	}
+	changed("")
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		changed(n.Payload)
+	}
+}

@@ -1,0 +1,179 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+func migrated(t *testing.T) string {
+	t.Helper()
+	url := pgtest.URL(t)
+	applied, err := postgres.Migrate(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(applied) != postgres.SchemaVersion() {
+		t.Fatalf("applied %v to a new database", applied)
+	}
+	return url
+}
+
+func open(t *testing.T, url string) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func exec(t *testing.T, url, sql string) error {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(context.Background(), sql)
+	return err
+}
+
+func write(t *testing.T, w *commit.Writer, id, entity string) {
+	t.Helper()
+	other := "other"
+	if _, err := w.Commit(context.Background(), commit.Request{AgentID: id, AgentType: &other, Entities: []any{map[string]any{"name": entity}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMigrateOnceThenNothing(t *testing.T) {
+	url := migrated(t)
+	again, err := postgres.Migrate(context.Background(), url)
+	if err != nil || len(again) != 0 {
+		t.Fatalf("a second migration applied %v: %v", again, err)
+	}
+}
+
+func TestOpenRefusesAnUnmigratedOrNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	if _, err := postgres.Open(ctx, url); err == nil || !contains(err, "bourdon store migrate") {
+		t.Errorf("opening an empty database: %v", err)
+	}
+	if _, err := postgres.Migrate(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec(t, url, "INSERT INTO bourdon_schema_migrations (version, name) VALUES (9999, 'from the future')"); err != nil {
+		t.Fatal(err)
+	}
+	var newer *postgres.NewerSchemaError
+	if _, err := postgres.Open(ctx, url); !errors.As(err, &newer) {
+		t.Errorf("opening a newer schema: %v", err)
+	}
+	if _, err := postgres.Migrate(ctx, url); !errors.As(err, &newer) {
+		t.Errorf("migrating a newer schema: %v", err)
+	}
+}
+
+func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
+
+func TestHistoryIsAppendOnly(t *testing.T) {
+	url := migrated(t)
+	w := commit.OnStore(open(t, url))
+	write(t, w, "a", "one")
+	write(t, w, "a", "two")
+	for _, sql := range []string{
+		"UPDATE bourdon_versions SET data = 'x'",
+		"DELETE FROM bourdon_versions",
+		"UPDATE bourdon_provenance SET record = '{}'",
+		"DELETE FROM bourdon_provenance",
+	} {
+		if err := exec(t, url, sql); err == nil || !contains(err, "append-only") {
+			t.Errorf("%s: %v", sql, err)
+		}
+	}
+}
+
+// TestNotifiedReplicaSeesTheWrite: two replicas (two stores, two
+// libraries) on one database; a write through one reaches the other's
+// library as soon as it is notified, whatever its reconcile interval.
+func TestNotifiedReplicaSeesTheWrite(t *testing.T) {
+	url := migrated(t)
+	a, b := open(t, url), open(t, url)
+	libB, err := library.OpenSource(t.TempDir(), b, time.Hour, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, commit.OnStore(a), "alpha", "one")
+	if _, ok := libB.Snapshot().Agent("alpha"); ok {
+		t.Fatal("the replica saw the write before it was notified or reconciled (the test's premise is wrong)")
+	}
+	libB.Notify()
+	ag, ok := libB.Snapshot().Agent("alpha")
+	if !ok || len(ag.Manifest.Entities) != 1 {
+		t.Fatalf("after Notify: %v %+v", ok, ag)
+	}
+	gen := libB.Snapshot().Generation
+	write(t, commit.OnStore(a), "alpha", "two")
+	libB.Notify()
+	if ag, _ := libB.Snapshot().Agent("alpha"); len(ag.Manifest.Entities) != 2 || libB.Snapshot().Generation == gen {
+		t.Fatalf("the second write: %+v", ag)
+	}
+}
+
+// TestListenFeedsTheLibrary: Listen delivers another replica's commits
+// to the library (LISTEN/NOTIFY, nothing polled).
+func TestListenFeedsTheLibrary(t *testing.T) {
+	url := migrated(t)
+	a, b := open(t, url), open(t, url)
+	libB, err := library.OpenSource(t.TempDir(), b, time.Hour, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan string, 16)
+	go b.Listen(ctx, func(id string) { libB.Notify(); got <- id }, nil)
+	if id := <-got; id != "" {
+		t.Fatalf("the first call after connecting is a resync (\"\"), not %q", id)
+	}
+	write(t, commit.OnStore(a), "alpha", "one")
+	if id := <-got; id != "alpha" {
+		t.Fatalf("notified of %q", id)
+	}
+	if _, ok := libB.Snapshot().Agent("alpha"); !ok {
+		t.Fatal("notified, but the library does not have the agent")
+	}
+}
+
+// TestReconciliationCatchesAMissedNotification: without any notification,
+// the library lists the versions every reconcile interval.
+func TestReconciliationCatchesAMissedNotification(t *testing.T) {
+	url := migrated(t)
+	a, b := open(t, url), open(t, url)
+	libB, err := library.OpenSource(t.TempDir(), b, time.Millisecond, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, commit.OnStore(a), "alpha", "one")
+	for {
+		if _, ok := libB.Snapshot().Agent("alpha"); ok {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
