@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
@@ -50,7 +51,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("HOME", home)
 	os.Setenv(trust.RegistryEnv, filepath.Join(dir, "federation.yaml"))
 	os.Setenv(trust.AuditEnv, filepath.Join(dir, "audit.jsonl"))
-	code := m.Run()
+	code := pgtest.Main(m) // m.Run, then the PostgreSQL the tests started (if any) stops
 	if written, err := filesUnder(home); err != nil || len(written) > 0 {
 		fmt.Fprintf(os.Stderr, "the tests wrote into HOME (%s): %q %v\n", home, written, err)
 		code = 1

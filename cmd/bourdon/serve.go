@@ -19,7 +19,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpstdio"
-	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
@@ -49,6 +48,7 @@ type serveFlags struct {
 	peers         peerFlags
 	docs          docsFlags
 	github        requests.GitHubConfig
+	store         string // a postgres:// URL, or "" for the library directory
 }
 
 // peerFlags select the peer servers; by default there are none.
@@ -96,6 +96,7 @@ never touches your library, registry or audit log.`,
 	registryPath, _ := trust.DefaultRegistryPath()
 	auditPath, _ := trust.DefaultAuditPath()
 	cmd.Flags().StringVar(&f.library, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
+	cmd.Flags().StringVar(&f.store, "store", "", storeFlagHelp)
 	cmd.Flags().StringVar(&f.transport, "transport", "stdio", "stdio or http")
 	cmd.Flags().StringVar(&f.host, "host", "127.0.0.1", "HTTP address to bind")
 	cmd.Flags().IntVar(&f.port, "port", 7500, "HTTP port")
@@ -183,13 +184,12 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if peers != nil {
 		defer peers.Close()
 	}
-	lib, err := library.Open(root, log)
+	lib, writer, closeLib, err := openLibrary(ctx, root, f.store, log)
 	if err != nil {
 		return err
 	}
-	defer lib.Close()
+	defer closeLib()
 	snap := lib.Snapshot()
-	writer := commit.New(lib.Root())
 	// Writers killed mid-write (kill -9, a full disk) leave temporary
 	// files; the ones no live write can own go now.
 	swept := writer.SweepLibrary(ctx)

@@ -38,8 +38,19 @@ stay invisible to every read until an operator promotes them.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
+	var storeURL string
 	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
-	writer := func() *commit.Writer { return commit.New(libraryDir) }
+	cmd.PersistentFlags().StringVar(&storeURL, "store", "", storeFlagHelp)
+	var w *commit.Writer
+	closeStore := func() {}
+	cmd.PersistentPreRunE = func(cmd *cobra.Command, _ []string) (err error) {
+		if w, closeStore, err = openWriter(cmd.Context(), libraryDir, storeURL); err != nil {
+			return cliFail(cmd, err)
+		}
+		return nil
+	}
+	cmd.PersistentPostRun = func(*cobra.Command, []string) { closeStore() }
+	writer := func() *commit.Writer { return w }
 
 	list := &cobra.Command{
 		Use:   "list",

@@ -70,6 +70,9 @@ func OnStore(st store.Store) *Writer {
 	return &Writer{Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}, st: st}
 }
 
+// Store returns the store the Writer writes (the directory's, for New).
+func (w *Writer) Store() store.Store { return w.st }
+
 // Dir returns the library directory, or "" for a writer on another store.
 func (w *Writer) Dir() string { return w.root }
 

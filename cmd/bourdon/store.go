@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+)
+
+// storeFlagHelp describes --store wherever a command takes it.
+const storeFlagHelp = "keep the manifests, their history and staged writes in this PostgreSQL database (postgres://...) instead of the library directory; run `bourdon store migrate` first (see docs/deploy.md)"
+
+// newStoreCommand returns "bourdon store": the schema of a PostgreSQL
+// store, and copying a library between stores.
+func newStoreCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "store",
+		Short: "Migrate a PostgreSQL store; copy a library between a directory and PostgreSQL",
+		Long: `A library lives in a directory (the default) or in PostgreSQL (--store postgres://...
+on serve, history and staging). See docs/deploy.md.
+
+  migrate --store URL   create or upgrade the database's schema (refuses a newer one)
+  copy SRC DST          copy a library (manifests, history, staged writes) byte for byte;
+                        SRC and DST are each a directory or a postgres:// URL`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	var url string
+	migrate := &cobra.Command{
+		Use:   "migrate --store postgres://...",
+		Short: "Create or upgrade a PostgreSQL store's schema",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !postgres.IsURL(url) {
+				return cliFail(cmd, fmt.Errorf("--store must be a postgres:// URL, not %q", url))
+			}
+			applied, err := postgres.Migrate(cmd.Context(), url)
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			if len(applied) == 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: schema version %d, nothing to do\n", postgres.Redact(url), postgres.SchemaVersion())
+				return nil
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: applied %s; schema version %d\n", postgres.Redact(url), joinInts(applied), postgres.SchemaVersion())
+			return nil
+		},
+	}
+	migrate.Flags().StringVar(&url, "store", "", "the database (postgres://user@host/db)")
+	copyCmd := &cobra.Command{
+		Use:   "copy SRC DST",
+		Short: "Copy a library between a directory and a PostgreSQL store",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			src, closeSrc, err := openStore(ctx, args[0])
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			defer closeSrc()
+			dst, closeDst, err := openStore(ctx, args[1])
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			defer closeDst()
+			st, err := commit.Copy(ctx, src, dst)
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "copied %d agents (%d archived versions, %d provenance records) and %d staged writes\n", st.Agents, st.Versions, st.Records, st.Staged)
+			return nil
+		},
+	}
+	cmd.AddCommand(migrate, copyCmd)
+	return cmd
+}
+
+func joinInts(v []int) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// openStore opens a store named by a directory or a postgres:// URL.
+func openStore(ctx context.Context, spec string) (store.Store, func(), error) {
+	w, closeFn, err := openWriter(ctx, spec, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return w.Store(), closeFn, nil
+}
+
+// openWriter returns the write path of the library in dir, or, with url
+// set, in that PostgreSQL store; a dir that is a postgres:// URL is the
+// store. The returned function closes it.
+func openWriter(ctx context.Context, dir, url string) (*commit.Writer, func(), error) {
+	if url == "" && postgres.IsURL(dir) {
+		url = dir
+	}
+	if url == "" {
+		return commit.New(dir), func() {}, nil
+	}
+	pg, err := postgres.Open(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return commit.OnStore(pg), pg.Close, nil
+}
+
+// openLibrary opens what bourdon serve reads and writes: the library
+// directory root, or, with url set, the manifests in that PostgreSQL store
+// (root still holds requests and the drift watermarks), followed through
+// LISTEN/NOTIFY and periodic reconciliation until ctx ends.
+func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*library.Library, *commit.Writer, func(), error) {
+	if url == "" {
+		lib, err := library.Open(root, log)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return lib, commit.New(lib.Root()), func() { lib.Close() }, nil
+	}
+	if !postgres.IsURL(url) {
+		return nil, nil, nil, fmt.Errorf("--store must be a postgres:// URL, not %q", url)
+	}
+	pg, err := postgres.Open(ctx, url)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	lib, err := library.OpenSource(root, pg, library.DefaultReconcile, log)
+	if err != nil {
+		pg.Close()
+		return nil, nil, nil, err
+	}
+	listenCtx, stop := context.WithCancel(ctx)
+	go pg.Listen(listenCtx, func(string) { lib.Notify() }, log)
+	return lib, commit.OnStore(pg), func() { stop(); lib.Close(); pg.Close() }, nil
+}
