@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
+)
+
+// TestReplicasShareAPostgresStore runs two `bourdon serve --store` on one
+// database: writers spread over both commit concurrently and lose
+// nothing, and a write through one replica becomes visible through the
+// other (through LISTEN/NOTIFY; the test waits for it, the go test timeout
+// bounds the wait).
+func TestReplicasShareAPostgresStore(t *testing.T) {
+	url := pgtest.URL(t)
+	if _, err := postgres.Migrate(context.Background(), url); err != nil {
+		t.Fatal(err)
+	}
+	var replicas []*server
+	for range 2 {
+		s := startHTTP(t, "--store", url, "--library", t.TempDir(), "--allow-unauthenticated", "--quiet")
+		replicas = append(replicas, s)
+	}
+	const writers, commits = 4, 15
+	var wg sync.WaitGroup
+	failures := make(chan string, writers*commits)
+	for w := range writers {
+		cs := replicas[w%len(replicas)].connect(t)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range commits {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
+					"agent_id": "team", "agent_type": "other",
+					"entities": []any{map[string]any{"name": fmt.Sprintf("w%d-c%d", w, i), "summary": "from writer " + fmt.Sprint(w)}},
+				}})
+				if err != nil || res.IsError {
+					text, _ := mcptest.SingleText(res)
+					failures <- fmt.Sprintf("writer %d commit %d: %v %s", w, i, err, text)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(failures)
+	for f := range failures {
+		t.Error(f)
+	}
+	for _, r := range replicas {
+		cs := r.connect(t)
+		for {
+			res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "agent-library://agents/team/memory"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(res.Contents[0].Text, `"name":"w`); n == writers*commits {
+				break
+			} else if n > writers*commits {
+				t.Fatalf("%d entities, %d written", n, writers*commits)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	// A write through replica 0 is read through replica 1.
+	a, b := replicas[0].connect(t), replicas[1].connect(t)
+	if _, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
+		"agent_id": "team", "entities": []any{map[string]any{"name": "Late Entity", "summary": "written through replica 0"}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		payload, _ := mcptest.CallJSON(t, b, "find_entity", map[string]any{"name": "late entity"})
+		if data, _ := json.Marshal(payload); strings.Contains(string(data), "written through replica 0") {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
