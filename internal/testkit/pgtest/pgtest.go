@@ -10,7 +10,8 @@
 // refuse to run, so they run as the user "postgres" (runuser -u postgres).
 //
 // Without PostgreSQL a test is skipped with a message saying how to get
-// one, except in CI (CI=true), where it fails.
+// one, except in CI (CI=true, or BOURDON_REQUIRE_POSTGRES=1 as .ci/run
+// sets it), where it fails.
 package pgtest
 
 import (
@@ -58,7 +59,7 @@ func URL(t testing.TB) string {
 	t.Helper()
 	base, err := baseURL()
 	if err != nil {
-		if os.Getenv("CI") == "true" {
+		if os.Getenv("CI") == "true" || os.Getenv("BOURDON_REQUIRE_POSTGRES") == "1" {
 			t.Fatalf("PostgreSQL is required in CI: %v", err)
 		}
 		t.Skipf("no PostgreSQL for this test (%v); install Debian's postgresql package or set %s=postgres://...", err, EnvURL)
@@ -154,7 +155,7 @@ func start() (*cluster, error) {
 	}
 	cmd := asServerUser(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+dir,
-		"-c", "fsync=off", "-c", "max_connections=200")
+		"-c", "max_connections=200")
 	logf, _ := os.Create(filepath.Join(dir, "server.log"))
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
