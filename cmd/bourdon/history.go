@@ -10,7 +10,6 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
-	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 )
 
@@ -21,7 +20,6 @@ import (
 // "operator", tier operator. A failure prints "error: ..." on stderr and
 // exits 1.
 func newHistoryCommand() *cobra.Command {
-	var libraryDir string
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "List, explain and roll back versions of an agent's memory",
@@ -35,19 +33,7 @@ who made the change (caller, session, transcript) in <library>/history/<agent>/.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	var storeURL string
-	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
-	cmd.PersistentFlags().StringVar(&storeURL, "store", "", storeFlagHelp)
-	var w *commit.Writer
-	closeStore := func() {}
-	cmd.PersistentPreRunE = func(cmd *cobra.Command, _ []string) (err error) {
-		if w, closeStore, err = openWriter(cmd.Context(), libraryDir, storeURL); err != nil {
-			return cliFail(cmd, err)
-		}
-		return nil
-	}
-	cmd.PersistentPostRun = func(*cobra.Command, []string) { closeStore() }
-	writer := func() *commit.Writer { return w }
+	writer := writerFlags(cmd)
 
 	var limit int
 	list := &cobra.Command{

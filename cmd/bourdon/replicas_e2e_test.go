@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
@@ -22,10 +21,7 @@ import (
 // other (through LISTEN/NOTIFY; the test waits for it, the go test timeout
 // bounds the wait).
 func TestReplicasShareAPostgresStore(t *testing.T) {
-	url := pgtest.URL(t)
-	if _, err := postgres.Migrate(context.Background(), url); err != nil {
-		t.Fatal(err)
-	}
+	url := pgtest.Migrated(t)
 	var replicas []*server
 	for range 2 {
 		s := startHTTP(t, "--store", url, "--library", t.TempDir(), "--allow-unauthenticated", "--quiet")

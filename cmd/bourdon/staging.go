@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
-	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
@@ -23,7 +22,6 @@ func operatorProvenance() commit.Provenance {
 // are the reference's where it has them; a failure prints "error: ..." on
 // stderr and exits 1.
 func newStagingCommand() *cobra.Command {
-	var libraryDir string
 	cmd := &cobra.Command{
 		Use:   "staging",
 		Short: "Review quarantined members' staged writes: list, diff, promote, reject",
@@ -38,19 +36,7 @@ stay invisible to every read until an operator promotes them.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	var storeURL string
-	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
-	cmd.PersistentFlags().StringVar(&storeURL, "store", "", storeFlagHelp)
-	var w *commit.Writer
-	closeStore := func() {}
-	cmd.PersistentPreRunE = func(cmd *cobra.Command, _ []string) (err error) {
-		if w, closeStore, err = openWriter(cmd.Context(), libraryDir, storeURL); err != nil {
-			return cliFail(cmd, err)
-		}
-		return nil
-	}
-	cmd.PersistentPostRun = func(*cobra.Command, []string) { closeStore() }
-	writer := func() *commit.Writer { return w }
+	writer := writerFlags(cmd)
 
 	list := &cobra.Command{
 		Use:   "list",

@@ -90,6 +90,25 @@ func joinInts(v []int) string {
 	return strings.Join(parts, ", ")
 }
 
+// writerFlags registers --library and --store on cmd (for it and its
+// subcommands) and returns the Writer they name, opened before the command
+// runs and closed after it.
+func writerFlags(cmd *cobra.Command) func() *commit.Writer {
+	var dir, url string
+	cmd.PersistentFlags().StringVar(&dir, "library", library.DefaultPath(), "library directory")
+	cmd.PersistentFlags().StringVar(&url, "store", "", storeFlagHelp)
+	var w *commit.Writer
+	closeStore := func() {}
+	cmd.PersistentPreRunE = func(cmd *cobra.Command, _ []string) (err error) {
+		if w, closeStore, err = openWriter(cmd.Context(), dir, url); err != nil {
+			return cliFail(cmd, err)
+		}
+		return nil
+	}
+	cmd.PersistentPostRun = func(*cobra.Command, []string) { closeStore() }
+	return func() *commit.Writer { return w }
+}
+
 // openStore opens a store named by a directory or a postgres:// URL.
 func openStore(ctx context.Context, spec string) (store.Store, func(), error) {
 	w, closeFn, err := openWriter(ctx, spec, "")

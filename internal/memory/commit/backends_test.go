@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/store"
-	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
 
@@ -34,29 +33,9 @@ var backends = []backend{
 		return func() *Writer { return New(root) }
 	}},
 	{"postgres", func(t *testing.T) func() *Writer {
-		url := pgMigrated(t)
-		return func() *Writer { return OnStore(pgOpen(t, url)) }
+		url := pgtest.Migrated(t)
+		return func() *Writer { return OnStore(pgtest.Open(t, url)) }
 	}},
-}
-
-// pgMigrated returns the URL of a new database at this build's schema.
-func pgMigrated(t testing.TB) string {
-	t.Helper()
-	url := pgtest.URL(t)
-	if _, err := postgres.Migrate(context.Background(), url); err != nil {
-		t.Fatal(err)
-	}
-	return url
-}
-
-func pgOpen(t testing.TB, url string) *postgres.Store {
-	t.Helper()
-	s, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
 }
 
 // ticking makes w's clock advance one second a call from a fixed time.
@@ -253,7 +232,7 @@ func TestCopyRoundTrip(t *testing.T) {
 	if _, err := src.Stage(ctx, "guest", Request{AgentID: "guest", Entities: []any{map[string]any{"name": "Pending"}}}); err != nil {
 		t.Fatal(err)
 	}
-	pg := pgOpen(t, pgMigrated(t))
+	pg := pgtest.Open(t, pgtest.Migrated(t))
 	back := New(t.TempDir())
 	there, err := Copy(ctx, src.st, pg)
 	if err != nil {
@@ -333,7 +312,7 @@ func dump(t *testing.T, s store.Store) map[string]string {
 // way (here, its provenance record is refused) leaves no trace.
 func TestPostgresWriteIsAllOrNothing(t *testing.T) {
 	ctx := context.Background()
-	pg := pgOpen(t, pgMigrated(t))
+	pg := pgtest.Open(t, pgtest.Migrated(t))
 	w := ticking(OnStore(pg))
 	if _, err := w.Commit(ctx, Request{AgentID: "a", AgentType: str("other"), Entities: []any{map[string]any{"name": "x"}}}); err != nil {
 		t.Fatal(err)
@@ -370,7 +349,7 @@ func BenchmarkBackendCommit(b *testing.B) {
 		open func(b *testing.B) *Writer
 	}{
 		{"dir", func(b *testing.B) *Writer { return New(b.TempDir()) }},
-		{"postgres", func(b *testing.B) *Writer { return OnStore(pgOpen(b, pgMigrated(b))) }},
+		{"postgres", func(b *testing.B) *Writer { return OnStore(pgtest.Open(b, pgtest.Migrated(b))) }},
 	} {
 		for _, n := range []int{10, 1000} {
 			b.Run(fmt.Sprintf("%s/%d", be.name, n), func(b *testing.B) {

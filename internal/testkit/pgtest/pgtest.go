@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 )
 
 // EnvURL names the variable holding an existing server's URL.
@@ -215,4 +217,26 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Migrated returns the URL of a new database (see URL) migrated to this
+// build's schema.
+func Migrated(t testing.TB) string {
+	t.Helper()
+	url := URL(t)
+	if _, err := postgres.Migrate(context.Background(), url); err != nil {
+		t.Fatal(err)
+	}
+	return url
+}
+
+// Open opens the store at url, closed when the test ends.
+func Open(t testing.TB, url string) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
 }

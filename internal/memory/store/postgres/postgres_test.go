@@ -18,29 +18,6 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
-func migrated(t *testing.T) string {
-	t.Helper()
-	url := pgtest.URL(t)
-	applied, err := postgres.Migrate(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(applied) != postgres.SchemaVersion() {
-		t.Fatalf("applied %v to a new database", applied)
-	}
-	return url
-}
-
-func open(t *testing.T, url string) *postgres.Store {
-	t.Helper()
-	s, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
-
 func exec(t *testing.T, url, sql string) error {
 	t.Helper()
 	conn, err := pgx.Connect(context.Background(), url)
@@ -61,7 +38,11 @@ func write(t *testing.T, w *commit.Writer, id, entity string) {
 }
 
 func TestMigrateOnceThenNothing(t *testing.T) {
-	url := migrated(t)
+	url := pgtest.URL(t)
+	applied, err := postgres.Migrate(context.Background(), url)
+	if err != nil || len(applied) != postgres.SchemaVersion() {
+		t.Fatalf("applied %v to a new database: %v", applied, err)
+	}
 	again, err := postgres.Migrate(context.Background(), url)
 	if err != nil || len(again) != 0 {
 		t.Fatalf("a second migration applied %v: %v", again, err)
@@ -92,8 +73,8 @@ func TestOpenRefusesAnUnmigratedOrNewerSchema(t *testing.T) {
 func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
 
 func TestHistoryIsAppendOnly(t *testing.T) {
-	url := migrated(t)
-	w := commit.OnStore(open(t, url))
+	url := pgtest.Migrated(t)
+	w := commit.OnStore(pgtest.Open(t, url))
 	write(t, w, "a", "one")
 	write(t, w, "a", "two")
 	for _, sql := range []string{
@@ -112,8 +93,8 @@ func TestHistoryIsAppendOnly(t *testing.T) {
 // libraries) on one database; a write through one reaches the other's
 // library as soon as it is notified, whatever its reconcile interval.
 func TestNotifiedReplicaSeesTheWrite(t *testing.T) {
-	url := migrated(t)
-	a, b := open(t, url), open(t, url)
+	url := pgtest.Migrated(t)
+	a, b := pgtest.Open(t, url), pgtest.Open(t, url)
 	libB, err := library.OpenSource(t.TempDir(), b, time.Hour, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -138,8 +119,8 @@ func TestNotifiedReplicaSeesTheWrite(t *testing.T) {
 // TestListenFeedsTheLibrary: Listen delivers another replica's commits
 // to the library (LISTEN/NOTIFY, nothing polled).
 func TestListenFeedsTheLibrary(t *testing.T) {
-	url := migrated(t)
-	a, b := open(t, url), open(t, url)
+	url := pgtest.Migrated(t)
+	a, b := pgtest.Open(t, url), pgtest.Open(t, url)
 	libB, err := library.OpenSource(t.TempDir(), b, time.Hour, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -163,8 +144,8 @@ func TestListenFeedsTheLibrary(t *testing.T) {
 // TestReconciliationCatchesAMissedNotification: without any notification,
 // the library lists the versions every reconcile interval.
 func TestReconciliationCatchesAMissedNotification(t *testing.T) {
-	url := migrated(t)
-	a, b := open(t, url), open(t, url)
+	url := pgtest.Migrated(t)
+	a, b := pgtest.Open(t, url), pgtest.Open(t, url)
 	libB, err := library.OpenSource(t.TempDir(), b, time.Millisecond, nil)
 	if err != nil {
 		t.Fatal(err)
