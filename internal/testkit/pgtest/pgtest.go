@@ -6,8 +6,10 @@
 // per test binary from Debian's postgresql package (the binaries under
 // /usr/lib/postgresql/<major>/bin, or PG_BIN): initdb into a temporary
 // directory, a free loopback port, the unix socket in the same directory,
-// stopped by its PID when the binary ends. As root, initdb and postgres
-// refuse to run, so they run as the user "postgres" (runuser -u postgres).
+// stopped by its PID when the binary ends (Main), or, should the binary
+// die first (a panic, a kill), by the shell that started it, which holds
+// one end of a pipe from the binary. As root, initdb and postgres refuse
+// to run, so they run as the user "postgres" (runuser -u postgres).
 //
 // Without PostgreSQL a test is skipped with a message saying how to get
 // one, except in CI (CI=true, or BOURDON_REQUIRE_POSTGRES=1 as .ci/run
@@ -18,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
@@ -49,9 +52,10 @@ var (
 
 // cluster is a server this package started.
 type cluster struct {
-	dir  string
-	port int
-	cmd  *exec.Cmd
+	dir   string
+	port  int
+	cmd   *exec.Cmd
+	alive io.WriteCloser // closing it stops the server
 }
 
 // URL returns the URL of a new, empty database for this test, dropped
@@ -155,17 +159,25 @@ func start() (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := asServerUser(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port),
+	// The server runs under a shell that holds our end of a pipe: when the
+	// test binary ends, however it ends (a panic, a kill), the pipe closes,
+	// and the shell stops the server and removes its directory.
+	cmd := asServerUser("sh", "-c", `dir=$1; shift; "$@" & pid=$!; read -r _; kill -INT "$pid"; wait "$pid"; rm -rf "$dir"`, "sh", dir,
+		filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+dir,
 		"-c", "max_connections=200")
 	logf, _ := os.Create(filepath.Join(dir, "server.log"))
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	alive, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting postgres: %w", err)
 	}
-	c := &cluster{dir: dir, port: port, cmd: cmd}
+	c := &cluster{dir: dir, port: port, cmd: cmd, alive: alive}
 	base := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -183,11 +195,12 @@ func start() (*cluster, error) {
 	}
 }
 
-// stop ends the server by its PID (SIGINT: a fast shutdown) and removes
-// its directory.
+// stop ends the server (SIGINT to its PID, a fast shutdown, from the
+// shell that started it; SIGKILL to its process group if that takes more
+// than 20 s) and removes its directory.
 func (c *cluster) stop() {
 	if c.cmd.Process != nil {
-		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGINT)
+		_ = c.alive.Close()
 		done := make(chan struct{})
 		go func() { _ = c.cmd.Wait(); close(done) }()
 		select {
