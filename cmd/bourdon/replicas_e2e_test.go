@@ -67,8 +67,22 @@ func TestReplicasShareAPostgresStore(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	// A write through replica 0 is read through replica 1.
-	a, b := replicas[0].connect(t), replicas[1].connect(t)
+	// A write through replica 0 is read through replica 1, and replica 1's
+	// subscriber to the agent's memory is told.
+	updated := make(chan string, 16)
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updated <- req.Params.URI },
+	})
+	b, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: replicas[1].url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const memory = "agent-library://agents/team/memory"
+	if err := b.Subscribe(context.Background(), &mcp.SubscribeParams{URI: memory}); err != nil {
+		t.Fatal(err)
+	}
+	a := replicas[0].connect(t)
 	if _, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
 		"agent_id": "team", "entities": []any{map[string]any{"name": "Late Entity", "summary": "written through replica 0"}},
 	}}); err != nil {
@@ -80,5 +94,10 @@ func TestReplicasShareAPostgresStore(t *testing.T) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	for uri := range updated {
+		if uri == memory {
+			break
+		}
 	}
 }

@@ -158,3 +158,28 @@ func TestReconciliationCatchesAMissedNotification(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestListenResyncsAfterLosingItsConnection: when the listening connection
+// is cut (here, terminated by the server), Listen reconnects and calls
+// back with "" (resync), then delivers notifications again.
+func TestListenResyncsAfterLosingItsConnection(t *testing.T) {
+	url := pgtest.Migrated(t)
+	s := pgtest.Open(t, url)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan string, 16)
+	go s.Listen(ctx, func(id string) { got <- id }, nil)
+	if id := <-got; id != "" {
+		t.Fatalf("first call %q", id)
+	}
+	if err := exec(t, url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"); err != nil {
+		t.Fatal(err)
+	}
+	if id := <-got; id != "" {
+		t.Fatalf("after the connection was cut: %q, want a resync", id)
+	}
+	write(t, commit.OnStore(s), "alpha", "one")
+	if id := <-got; id != "alpha" {
+		t.Fatalf("after reconnecting: %q", id)
+	}
+}
