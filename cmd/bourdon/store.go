@@ -154,7 +154,7 @@ func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*libr
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	lib, err := library.OpenSource(root, pg, library.DefaultReconcile, log)
+	lib, err := library.OpenStore(root, pg, library.DefaultReconcile, log)
 	if err != nil {
 		pg.Close()
 		return nil, nil, nil, err

@@ -65,16 +65,13 @@ func New(root string) *Writer {
 
 // OnStore returns a writer for a library kept in st (a PostgreSQL
 // database, say). What only a directory has (export caches, temporary
-// files to sweep) is then unavailable: see Dir.
+// files to sweep, dry-run exports) is then unavailable.
 func OnStore(st store.Store) *Writer {
 	return &Writer{Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}, st: st}
 }
 
 // Store returns the store the Writer writes (the directory's, for New).
 func (w *Writer) Store() store.Store { return w.st }
-
-// Dir returns the library directory, or "" for a writer on another store.
-func (w *Writer) Dir() string { return w.root }
 
 // ManifestPath returns where agent id's manifest lives.
 func (w *Writer) ManifestPath(id string) string {

@@ -112,8 +112,8 @@ type Library struct {
 	log       *slog.Logger
 
 	// src, when set, is where the manifests are instead of agentsDir (see
-	// OpenSource).
-	src Source
+	// OpenStore).
+	src ManifestStore
 
 	mu      sync.Mutex // serialises refreshes
 	watch   watcher
@@ -133,7 +133,7 @@ type fileState struct {
 // modification time, inode and change time (the last two only where the
 // system reports them). A file replaced by a rename gets a new inode.
 type Stamp struct {
-	// Version is a Source's version of the manifest (0 in a directory).
+	// Version is a ManifestStore's version of the manifest (0 in a directory).
 	Version int64
 	Size    int64
 	MTime   int64 // nanoseconds since the Unix epoch

@@ -8,14 +8,14 @@ import (
 	"time"
 )
 
-// Source is a store of manifests other than the agents directory (a
+// ManifestStore is a store of manifests other than the agents directory (a
 // PostgreSQL database, internal/memory/store/postgres): the library lists
 // the manifests' versions and reads again only those whose version
 // changed. Nothing tells a Library on its own that a Source changed: the
 // server feeds it notifications (Notify), and a Library lists the
 // versions anyway every reconcile interval, since notifications can be
 // lost (a dropped connection).
-type Source interface {
+type ManifestStore interface {
 	// ManifestPath names agent id's manifest (Agent.File).
 	ManifestPath(id string) string
 	// Manifest returns agent id's manifest.
@@ -25,14 +25,14 @@ type Source interface {
 	Versions(ctx context.Context) (map[string]int64, error)
 }
 
-// DefaultReconcile is how often a Library on a Source lists the versions
+// DefaultReconcile is how often a Library on a ManifestStore lists the versions
 // without having been notified.
 const DefaultReconcile = 5 * time.Second
 
-// OpenSource loads the manifests of src. root is the library directory
+// OpenStore loads the manifests of src. root is the library directory
 // that still holds what src does not (requests, the registry, the audit
 // log); Root returns it. reconcile <= 0 is DefaultReconcile.
-func OpenSource(root string, src Source, reconcile time.Duration, log *slog.Logger) (*Library, error) {
+func OpenStore(root string, src ManifestStore, reconcile time.Duration, log *slog.Logger) (*Library, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -55,7 +55,7 @@ func OpenSource(root string, src Source, reconcile time.Duration, log *slog.Logg
 	return l, nil
 }
 
-// Notify tells a Library on a Source that a manifest changed, or that
+// Notify tells a Library on a ManifestStore that a manifest changed, or that
 // changes may have been missed: the next Snapshot lists the versions. On a
 // directory it does nothing; the directory has its watcher.
 func (l *Library) Notify() {

@@ -24,6 +24,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/memory/store"
 )
 
@@ -107,7 +108,7 @@ type Stamp struct {
 }
 
 // Versions returns every manifest's version, by agent id (a
-// library.Source).
+// library.ManifestStore).
 func (s *Store) Versions(ctx context.Context) (map[string]int64, error) {
 	stamps, err := s.Stamps(ctx)
 	out := make(map[string]int64, len(stamps))
@@ -184,12 +185,18 @@ func (s *Store) Staged(ctx context.Context, caller, id string) ([]byte, error) {
 	return oneBytes(ctx, s.pool, "SELECT data FROM bourdon_staged WHERE caller = $1 AND agent_id = $2", caller, id)
 }
 
-// oneBytes returns the one bytea a query selects, os.ErrNotExist for none.
+// oneBytes returns the one bytea a query selects (a manifest, a version,
+// a record of owned rows), os.ErrNotExist for none. A value larger than a
+// manifest may be is refused, as the directory backend refuses such a
+// file.
 func oneBytes(ctx context.Context, q querier, sql string, args ...any) ([]byte, error) {
 	var data []byte
 	err := q.QueryRow(ctx, sql, args...).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, os.ErrNotExist
+	}
+	if err == nil && len(data) > l5.MaxManifestBytes {
+		return nil, fmt.Errorf("%d bytes, larger than the %d a manifest may be", len(data), l5.MaxManifestBytes)
 	}
 	return data, err
 }

@@ -95,7 +95,7 @@ func TestHistoryIsAppendOnly(t *testing.T) {
 func TestNotifiedReplicaSeesTheWrite(t *testing.T) {
 	url := pgtest.Migrated(t)
 	a, b := pgtest.Open(t, url), pgtest.Open(t, url)
-	libB, err := library.OpenSource(t.TempDir(), b, time.Hour, nil)
+	libB, err := library.OpenStore(t.TempDir(), b, time.Hour, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestNotifiedReplicaSeesTheWrite(t *testing.T) {
 func TestListenFeedsTheLibrary(t *testing.T) {
 	url := pgtest.Migrated(t)
 	a, b := pgtest.Open(t, url), pgtest.Open(t, url)
-	libB, err := library.OpenSource(t.TempDir(), b, time.Hour, nil)
+	libB, err := library.OpenStore(t.TempDir(), b, time.Hour, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestListenFeedsTheLibrary(t *testing.T) {
 func TestReconciliationCatchesAMissedNotification(t *testing.T) {
 	url := pgtest.Migrated(t)
 	a, b := pgtest.Open(t, url), pgtest.Open(t, url)
-	libB, err := library.OpenSource(t.TempDir(), b, time.Millisecond, nil)
+	libB, err := library.OpenStore(t.TempDir(), b, time.Millisecond, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
