@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
@@ -100,4 +102,53 @@ func TestReplicasShareAPostgresStore(t *testing.T) {
 			break
 		}
 	}
+}
+
+// TestToolsAnswerAlikeOnBothStores serves the seed library from its
+// directory and, copied, from PostgreSQL: every tool answers the same on
+// both (paths aside), and the whole end-to-end exercise passes on the
+// PostgreSQL one.
+func TestToolsAnswerAlikeOnBothStores(t *testing.T) {
+	dirLib := seedLibrary(t)
+	url := pgtest.Migrated(t)
+	pg := pgtest.Open(t, url)
+	if _, err := commit.Copy(context.Background(), commit.New(seedLibrary(t)).Store(), pg); err != nil {
+		t.Fatal(err)
+	}
+	onDir := startHTTP(t, "--library", dirLib, "--allow-unauthenticated", "--quiet")
+	pgLib := t.TempDir()
+	onPG := startHTTP(t, "--store", url, "--library", pgLib, "--allow-unauthenticated", "--quiet")
+	a, b := onDir.connect(t), onPG.connect(t)
+	normal := func(v any) string {
+		if m, ok := v.(map[string]any); ok {
+			delete(m, "recognition_latency_us") // a measured time
+		}
+		data, _ := json.Marshal(v)
+		s := strings.ReplaceAll(string(data), dirLib+"/agents/", "AGENTS/")
+		s = strings.ReplaceAll(s, postgres.Redact(url)+"/agents/", "AGENTS/")
+		s = strings.ReplaceAll(s, dirLib, "LIB")
+		return strings.ReplaceAll(s, pgLib, "LIB")
+	}
+	for _, c := range toolCalls {
+		if c.tool == "commit_to_federation" || c.tool == "request_intake" || c.tool == "reload_library" {
+			continue // writes and a reload: their answers carry the time of the call
+		}
+		var want, got any
+		if c.fails != "" { // a tool error: its text
+			for cs, v := range map[*mcp.ClientSession]*any{a: &want, b: &got} {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+				if err != nil {
+					t.Fatal(err)
+				}
+				*v, _ = mcptest.SingleText(res)
+			}
+		} else {
+			want, _ = mcptest.CallJSON(t, a, c.tool, c.args)
+			got, _ = mcptest.CallJSON(t, b, c.tool, c.args)
+		}
+		if normal(got) != normal(want) {
+			t.Errorf("%s answers differently on PostgreSQL:\n%s\nwant (directory)\n%s", c.tool, normal(got), normal(want))
+		}
+	}
+	exercise(t, b)
 }
