@@ -152,3 +152,74 @@ func TestToolsAnswerAlikeOnBothStores(t *testing.T) {
 	}
 	exercise(t, b)
 }
+
+// TestReplicaKilledMidCommitsLeavesNoPartialState SIGKILLs a replica
+// while writers commit through it: in the database, every agent's
+// manifest is the state its last provenance record produced, each write
+// but the first archived exactly one version, and every acknowledged
+// commit is there.
+func TestReplicaKilledMidCommitsLeavesNoPartialState(t *testing.T) {
+	url := pgtest.Migrated(t)
+	s := startHTTP(t, "--store", url, "--library", t.TempDir(), "--allow-unauthenticated", "--quiet")
+	const writers = 3
+	acked := make(chan string, 10000)
+	var wg sync.WaitGroup
+	for w := range writers {
+		cs := s.connect(t)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				name := fmt.Sprintf("w%d-c%d", w, i)
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
+					"agent_id": fmt.Sprintf("agent-%d", w%2), "agent_type": "other", "entities": []any{map[string]any{"name": name}},
+				}})
+				if err != nil || res.IsError {
+					return // the replica is gone
+				}
+				acked <- name
+			}
+		}()
+	}
+	for range 30 {
+		<-acked
+	}
+	s.cmd.Process.Kill()
+	wg.Wait()
+	close(acked)
+
+	ctx := context.Background()
+	w := commit.OnStore(pgtest.Open(t, url))
+	stored := map[string]bool{}
+	for _, id := range []string{"agent-0", "agent-1"} {
+		changes, err := w.Changes(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		versions, err := w.Versions(id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		current, err := w.CurrentDigest(id)
+		if err != nil || len(changes) == 0 {
+			t.Fatalf("%s: %v, %d records", id, err, len(changes))
+		}
+		if last := changes[len(changes)-1].Digest; last != current || len(versions) != len(changes)-1 {
+			t.Errorf("%s: manifest %s, last record %s; %d versions for %d records", id, current[:8], last[:8], len(versions), len(changes))
+		}
+		res, err := w.Commit(ctx, commit.Request{AgentID: id}) // a no-op that reports the totals
+		if err != nil || !res.NoOp || res.TotalEntities != len(changes) {
+			t.Errorf("%s: %d entities for %d records (%+v, %v)", id, res.TotalEntities, len(changes), res, err)
+		}
+		for _, ch := range changes {
+			for _, name := range ch.Changes["known_entities_added"] {
+				stored[name] = true
+			}
+		}
+	}
+	for name := range acked {
+		if !stored[name] {
+			t.Errorf("acknowledged commit %s is not stored", name)
+		}
+	}
+}
