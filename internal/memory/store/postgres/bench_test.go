@@ -2,7 +2,11 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
@@ -41,4 +45,51 @@ func BenchmarkColdStart(b *testing.B) {
 			lib.Close()
 		}
 	})
+}
+
+// BenchmarkReplicaLag measures how long a write through one replica takes
+// to be read through another (two stores and libraries on one database,
+// the reader fed by Listen): from the commit's return to the first
+// Snapshot of the reader that holds it. It reports the p50 and p99.
+//
+//	go test -run '^$' -bench ReplicaLag -benchtime 200x ./internal/memory/store/postgres/
+func BenchmarkReplicaLag(b *testing.B) {
+	url := pgtest.Migrated(b)
+	writer := commit.OnStore(pgtest.Open(b, url))
+	reader := pgtest.Open(b, url)
+	lib, err := library.OpenStore(b.TempDir(), reader, time.Hour, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	listening := make(chan struct{}, 1)
+	go reader.Listen(ctx, func(id string) {
+		lib.Notify()
+		if id == "" {
+			listening <- struct{}{}
+		}
+	}, nil)
+	<-listening
+	other := "other"
+	lags := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		name := fmt.Sprintf("e%d", i)
+		if _, err := writer.Commit(ctx, commit.Request{AgentID: "a", AgentType: &other, Entities: []any{map[string]any{"name": name}}}); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		for {
+			if a, ok := lib.Snapshot().Agent("a"); ok && len(a.Manifest.Entities) == i+1 {
+				break
+			}
+			runtime.Gosched()
+		}
+		lags = append(lags, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lags)
+	b.ReportMetric(float64(lags[len(lags)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lags[len(lags)*99/100].Microseconds()), "p99-µs")
 }
