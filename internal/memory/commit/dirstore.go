@@ -102,6 +102,8 @@ func (d dirStore) Provenance(_ context.Context, id string) ([][]byte, error) {
 	return out, sc.Err()
 }
 
+func (d dirStore) StagedPath(caller, id string) string { return d.w.stagedPath(caller, id) }
+
 // UpdateStaged takes the staged file's own lock and removes its stale
 // temporary files before running fn.
 func (d dirStore) UpdateStaged(ctx context.Context, caller, id string, fn func(store.StagedTx) error) error {

@@ -112,7 +112,7 @@ func (w *Writer) Stage(ctx context.Context, caller string, req Request) (StageRe
 		}
 	}
 	id := req.AgentID
-	path := w.stagedPath(caller, id)
+	path := w.st.StagedPath(caller, id)
 	res := StageResult{
 		Staged: true, AgentID: id, Path: path,
 		Note: "quarantined write staged for review; an operator must run `bourdon staging promote " + id + "` before it propagates to the federation",

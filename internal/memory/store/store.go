@@ -42,6 +42,8 @@ type Store interface {
 	// is one JSON object (a torn one is the caller's to skip).
 	Provenance(ctx context.Context, id string) ([][]byte, error)
 
+	// StagedPath names caller's staged manifest of agent id in payloads.
+	StagedPath(caller, id string) string
 	// UpdateStaged runs fn with caller's staged manifest of agent id locked.
 	UpdateStaged(ctx context.Context, caller, id string, fn func(StagedTx) error) error
 	// ListStaged returns every staged manifest, by caller then agent id.

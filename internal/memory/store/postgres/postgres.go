@@ -163,6 +163,11 @@ func (s *Store) Provenance(ctx context.Context, id string) ([][]byte, error) {
 	})
 }
 
+// StagedPath is <redacted URL>/staging/<caller>/<id>.l5.yaml.
+func (s *Store) StagedPath(caller, id string) string {
+	return s.name + "/staging/" + caller + "/" + id + ".l5.yaml"
+}
+
 // UpdateStaged runs fn in one transaction holding the staged manifest's
 // advisory lock.
 func (s *Store) UpdateStaged(ctx context.Context, caller, id string, fn func(store.StagedTx) error) error {
@@ -176,7 +181,7 @@ func (s *Store) ListStaged(ctx context.Context) ([]store.StagedEntry, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.StagedEntry, error) {
 		var e store.StagedEntry
 		err := r.Scan(&e.Caller, &e.AgentID, &e.Time)
-		e.Path = s.name + "/staging/" + e.Caller + "/" + e.AgentID + ".l5.yaml"
+		e.Path = s.StagedPath(e.Caller, e.AgentID)
 		return e, err
 	})
 }

@@ -183,3 +183,20 @@ func TestListenResyncsAfterLosingItsConnection(t *testing.T) {
 		t.Fatalf("after reconnecting: %q", id)
 	}
 }
+
+// TestPathsNameTheStore: payloads name a manifest or a staged write by the
+// store's URL (without its password), never by a directory.
+func TestPathsNameTheStore(t *testing.T) {
+	url := pgtest.Migrated(t)
+	w := commit.OnStore(pgtest.Open(t, url))
+	other := "other"
+	res, err := w.Commit(context.Background(), commit.Request{AgentID: "a", AgentType: &other})
+	staged, serr := w.Stage(context.Background(), "g", commit.Request{AgentID: "g"})
+	prefix := postgres.Redact(url)
+	if err != nil || serr != nil || res.Path != prefix+"/agents/a.l5.yaml" || staged.Path != prefix+"/staging/g/g.l5.yaml" {
+		t.Errorf("paths %q and %q (%v, %v), want them under %s", res.Path, staged.Path, err, serr, prefix)
+	}
+	if strings.Contains(postgres.Redact("postgres://u:secret@h/db?password=secret"), "secret") {
+		t.Error("Redact leaves the password")
+	}
+}
