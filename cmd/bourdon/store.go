@@ -15,7 +15,7 @@ import (
 )
 
 // storeFlagHelp describes --store wherever a command takes it.
-const storeFlagHelp = "keep the manifests, their history and staged writes in this PostgreSQL database (postgres://...) instead of the library directory; run `bourdon store migrate` first (see docs/deploy.md)"
+const storeFlagHelp = "keep the manifests, their history and staged writes in this PostgreSQL database (postgres://...) instead of the library directory; run \"bourdon store migrate\" first (see docs/deploy.md)"
 
 // newStoreCommand returns "bourdon store": the schema of a PostgreSQL
 // store, and copying a library between stores.
