@@ -23,9 +23,9 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
-	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/recall/deeper"
+	"github.com/getbourdon/bourdon-go/internal/recall/turn"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
@@ -60,7 +60,7 @@ type peerFlags struct {
 }
 
 func newServeCommand() *cobra.Command {
-	f := serveFlags{}
+	f := &serveFlags{}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the library over MCP (stdio or streamable HTTP)",
@@ -81,9 +81,15 @@ never touches your library, registry or audit log.`,
 			if f.demo && !cmd.Flags().Changed("transport") {
 				f.transport = "http"
 			}
-			return runServe(cmd.Context(), f, cmd.ErrOrStderr())
+			return runServe(cmd.Context(), *f, cmd.ErrOrStderr())
 		},
 	}
+	f.register(cmd)
+	return cmd
+}
+
+// register declares serve's flags on cmd, bound to f.
+func (f *serveFlags) register(cmd *cobra.Command) {
 	registryPath, _ := trust.DefaultRegistryPath()
 	auditPath, _ := trust.DefaultAuditPath()
 	cmd.Flags().StringVar(&f.library, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
@@ -114,7 +120,6 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().DurationVar(&f.peers.timeout, "peer-timeout", peer.DefaultTimeout, "how long each peer may take to answer a lookup or list")
 	cmd.Flags().DurationVar(&f.peers.recognitionTimeout, "peer-recognition-timeout", peer.DefaultRecognitionTimeout, "how long each peer may take to answer prepare_recognition_context")
 	cmd.Flags().DurationVar(&f.peers.deadline, "peer-deadline", peer.DefaultDeadline, "the most any federated call waits for its peers, connecting included")
-	return cmd
 }
 
 func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
@@ -126,15 +131,14 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		debug.SetGCPercent(200)
 	}
 	log := newLogger(stderr, f.quiet)
-	if f.transport != "stdio" && f.transport != "http" {
-		return fmt.Errorf("--transport must be stdio or http, not %q", f.transport)
+	cfg, err := resolveServe(f, processEnv)
+	for _, w := range cfg.warnings {
+		log.Warn(w)
 	}
-	envLevel, envSet, err := visibility.FromEnv()
 	if err != nil {
-		log.Warn(err.Error())
+		return err
 	}
-	root := f.library
-	if f.demo {
+	if cfg.demo {
 		dir, err := os.MkdirTemp("", "bourdon-demo-")
 		if err != nil {
 			return err
@@ -146,32 +150,26 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		if err := demo.WriteDocs(filepath.Join(dir, "docs")); err != nil {
 			return err
 		}
-		f.docs.roots = append([]string{filepath.Join(dir, "docs")}, f.docs.roots...)
-		root = dir
-		f.registry = filepath.Join(dir, "federation.yaml")
-		f.auditLog = filepath.Join(dir, "audit.jsonl")
-		if f.transport == "http" {
-			f.allowUnauthed = true
-		}
+		cfg.useDemo(dir)
 	}
 	var auth *mcphttp.Auth
-	if f.transport == "http" {
-		if auth, err = httpAuth(f, log); err != nil {
+	if cfg.transport == "http" {
+		if auth, err = httpAuth(cfg, log); err != nil {
 			return err
 		}
 	}
-	l2, l2TopK, l2Timeout, err := deeperBackend(f.l2, log)
+	l2, err := deeperBackend(cfg.deeperL2, cfg.env)
 	if err != nil {
 		return err
 	}
-	peers, err := peerSet(f.peers, log)
-	if err != nil {
-		return err
-	}
+	peers := peer.NewSet(cfg.peerList, peer.Options{
+		Timeout: cfg.peers.timeout, RecognitionTimeout: cfg.peers.recognitionTimeout, Deadline: cfg.peers.deadline,
+		Getenv: cfg.env.get, Version: buildVersion(), Logger: log,
+	})
 	if peers != nil {
 		defer peers.Close()
 	}
-	lib, err := library.Open(root, log)
+	lib, err := library.Open(cfg.library, log)
 	if err != nil {
 		return err
 	}
@@ -186,21 +184,21 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	opts := mcpserver.Options{
 		Version:       buildVersion(),
+		Machine:       cfg.machine,
 		Logger:        log,
-		Audit:         trust.OpenAudit(f.auditLog),
+		Audit:         trust.OpenAudit(cfg.auditLog),
 		Writer:        writer,
 		DeeperL2:      l2,
-		DeeperOptions: deeper.Options{L2TopK: l2TopK, L2Timeout: l2Timeout},
+		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout},
 		Peers:         peers,
-	}
-	if envSet {
-		opts.DefaultAccess = &envLevel
+		DefaultAccess: cfg.defaultAccess,
+		TurnEnv:       turn.Env{Getenv: cfg.env.get},
 	}
 	store := federation.New(lib)
-	if opts.Requests, err = requestStore(lib.Root(), f.github); err != nil {
+	if opts.Requests, err = requestStore(lib.Root(), cfg.github); err != nil {
 		return err
 	}
-	if opts.Knowledge, err = knowledgeBase(ctx, f.docs, store, opts.Requests, log); err != nil {
+	if opts.Knowledge, err = knowledgeBase(ctx, cfg.docs, store, opts.Requests, log); err != nil {
 		return err
 	}
 	srv := mcpserver.New(store, opts)
@@ -220,7 +218,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "peer:      %s at %s (token from %s)\n", p.Name, p.URL, p.TokenEnv)
 		}
 	}
-	if f.transport == "stdio" {
+	if cfg.transport == "stdio" {
 		fmt.Fprintln(stderr, `transport: stdio, caller: operator. MCP client config: {"command": "bourdon", "args": ["serve"]}`)
 		err := srv.Run(ctx, mcpstdio.Transport(os.Stdin, os.Stdout, mcpstdio.Options{}))
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
@@ -228,7 +226,19 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 		return err
 	}
-	return serveHTTP(ctx, srv, f, auth, stderr, log)
+	return serveHTTP(ctx, srv, cfg, auth, stderr, log)
+}
+
+// useDemo points the configuration at a demo library written in dir: its
+// own registry, audit log and docs, and no authentication over HTTP.
+func (c *serveConfig) useDemo(dir string) {
+	c.docs.roots = append([]string{filepath.Join(dir, "docs")}, c.docs.roots...)
+	c.library = dir
+	c.registry = filepath.Join(dir, "federation.yaml")
+	c.auditLog = filepath.Join(dir, "audit.jsonl")
+	if c.transport == "http" {
+		c.allowUnauthed = true
+	}
 }
 
 // l2Flags select the external L2 backend of get_deeper_context (serve and
@@ -243,39 +253,11 @@ func (f *l2Flags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.protocol, "l2-protocol", "", "protocol of the L2 backend: mcp (default) or http")
 }
 
-// deeperBackend builds the optional L2 backend of get_deeper_context from
-// the configuration file, the BOURDON_L2_* variables and the flags, in
-// that order. A configuration that does not validate is an error.
-func deeperBackend(f l2Flags, log *slog.Logger) (deeper.L2, int, time.Duration, error) {
-	cfg := deeper.DefaultL2Config()
-	var err error
-	if f.config != "" {
-		if cfg, err = cfg.LoadFile(f.config); err != nil {
-			return nil, 0, 0, err
-		}
-	}
-	cfg, warnings := cfg.WithEnv(os.LookupEnv)
-	for _, w := range warnings {
-		log.Warn(w)
-	}
-	if f.endpoint != "" {
-		cfg.Enabled, cfg.Endpoint = true, f.endpoint
-	}
-	if f.protocol != "" {
-		cfg.Protocol = f.protocol
-	}
-	l2, err := deeper.NewL2(cfg, os.Getenv)
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("L2 backend: %w", err)
-	}
-	return l2, cfg.TopK, cfg.Timeout, nil
-}
-
 // githubTokenEnv holds the token of the GitHub tracker.
 const githubTokenEnv = "BOURDON_GITHUB_TOKEN"
 
 // requestStore opens the library's request store, forwarding proposals to
-// GitHub when a repository is configured.
+// GitHub when a repository is configured (gh carries the token).
 func requestStore(lib string, gh requests.GitHubConfig) (*requests.Store, error) {
 	s, err := requests.Open(requestsDir(lib))
 	if err != nil {
@@ -284,65 +266,12 @@ func requestStore(lib string, gh requests.GitHubConfig) (*requests.Store, error)
 	if gh.Repo == "" && gh.BaseURL == "" {
 		return s, nil
 	}
-	gh.Token = os.Getenv(githubTokenEnv)
 	t, err := requests.NewGitHub(gh)
 	if err != nil {
 		return nil, fmt.Errorf("--github-repo: %w (the token comes from %s)", err, githubTokenEnv)
 	}
 	s.Tracker = t
 	return s, nil
-}
-
-// peerSet reads the peer options. Without any, the server has no peers and
-// reads no peers file. A peers file that is missing or invalid stops the
-// start-up rather than leave the server silently local.
-func peerSet(f peerFlags, log *slog.Logger) (*peer.Set, error) {
-	if f.none {
-		if f.federate || f.config != "" || len(f.urls) > 0 {
-			return nil, errors.New("--no-peers asserts local-only operation; drop it or drop --federate, --peers-config and --peer")
-		}
-		return nil, nil
-	}
-	if f.federate && f.config != "" {
-		return nil, errors.New("--federate loads ~/.bourdon/peers.yaml and --peers-config another file; use one of them")
-	}
-	for name, d := range map[string]time.Duration{"--peer-timeout": f.timeout, "--peer-recognition-timeout": f.recognitionTimeout, "--peer-deadline": f.deadline} {
-		if d < time.Millisecond || d > 5*time.Minute {
-			return nil, fmt.Errorf("%s %v: use a duration from 1ms to 5m, such as 2s or 200ms", name, d)
-		}
-	}
-	path := f.config
-	if f.federate {
-		var err error
-		if path, err = peer.DefaultConfigPath(); err != nil {
-			return nil, err
-		}
-	}
-	var peers []peer.Peer
-	if path != "" {
-		var err error
-		if peers, err = peer.LoadFile(path); err != nil {
-			return nil, err
-		}
-	}
-	seen := map[string]bool{}
-	for _, p := range peers {
-		seen[p.URL] = true
-	}
-	for _, raw := range f.urls {
-		p, err := peer.Inline(raw)
-		if err != nil {
-			return nil, fmt.Errorf("--peer: %w", err)
-		}
-		if !seen[p.URL] {
-			seen[p.URL] = true
-			peers = append(peers, p)
-		}
-	}
-	return peer.NewSet(peers, peer.Options{
-		Timeout: f.timeout, RecognitionTimeout: f.recognitionTimeout, Deadline: f.deadline,
-		Version: buildVersion(), Logger: log,
-	}), nil
 }
 
 // httpAuth applies the bind contract of the reference and returns how HTTP
@@ -353,26 +282,26 @@ func peerSet(f peerFlags, log *slog.Logger) (*peer.Set, error) {
 //	other address, tokens configured:     bearer tokens
 //	other address, no tokens:             refuse to start
 //	other address, --allow-unauthenticated: refuse to start
-func httpAuth(f serveFlags, log *slog.Logger) (*mcphttp.Auth, error) {
-	loopback := endpoint.IsLoopbackHost(f.host)
-	if f.allowUnauthed {
+func httpAuth(c serveConfig, log *slog.Logger) (*mcphttp.Auth, error) {
+	loopback := endpoint.IsLoopbackHost(c.host)
+	if c.allowUnauthed {
 		if !loopback {
-			return nil, fmt.Errorf("refusing to start: --allow-unauthenticated with non-loopback bind %q; bind 127.0.0.1, or register callers with `bourdon registry add` and drop the flag", f.host)
+			return nil, fmt.Errorf("refusing to start: --allow-unauthenticated with non-loopback bind %q; bind 127.0.0.1, or register callers with `bourdon registry add` and drop the flag", c.host)
 		}
-		log.Warn("HTTP without authentication: every caller is the operator", "host", f.host)
+		log.Warn("HTTP without authentication: every caller is the operator", "host", c.host)
 		return nil, nil
 	}
-	auth := &mcphttp.Auth{Registry: trust.OpenRegistry(f.registry), LegacyToken: os.Getenv(trust.LegacyTokenEnv)}
+	auth := &mcphttp.Auth{Registry: trust.OpenRegistry(c.registry), LegacyToken: c.legacyToken}
 	if err := auth.Registry.Err(); err != nil {
 		log.Warn("the federation registry cannot be read; no registered caller can authenticate until it is fixed", "err", err)
 	}
 	if !loopback && !auth.Configured() {
-		return nil, fmt.Errorf("refusing to start: bind %q is network-reachable but no auth is configured; register a caller with `bourdon registry add`, set %s, or bind 127.0.0.1", f.host, trust.LegacyTokenEnv)
+		return nil, fmt.Errorf("refusing to start: bind %q is network-reachable but no auth is configured; register a caller with `bourdon registry add`, set %s, or bind 127.0.0.1", c.host, trust.LegacyTokenEnv)
 	}
 	return auth, nil
 }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *mcphttp.Auth, stderr io.Writer, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, auth *mcphttp.Auth, stderr io.Writer, log *slog.Logger) error {
 	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

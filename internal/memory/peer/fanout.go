@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"os"
 	"time"
 )
 
@@ -29,7 +28,7 @@ type Options struct {
 	Timeout            time.Duration
 	RecognitionTimeout time.Duration
 	Deadline           time.Duration
-	// Getenv reads the token variables; nil means os.Getenv.
+	// Getenv reads the token variables; nil means none is set.
 	Getenv  func(string) string
 	Version string
 	Logger  *slog.Logger
@@ -55,9 +54,6 @@ func NewSet(peers []Peer, opts Options) *Set {
 	}
 	if opts.Deadline <= 0 {
 		opts.Deadline = DefaultDeadline
-	}
-	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
 	}
 	s := &Set{opts: opts}
 	for _, p := range peers {
