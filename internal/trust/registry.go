@@ -103,6 +103,9 @@ type Member struct {
 	// CreatedAt, RotatedAt and RevokedAt are the stored timestamps
 	// (%Y-%m-%dT%H:%M:%SZ), "" when absent.
 	CreatedAt, RotatedAt, RevokedAt string
+	// Rate is the member's own rate limit (rate_limit, rate_burst); its
+	// unset parts are the server's default.
+	Rate RateOverride
 	// Problem, when set, says why the row does not mean what it seems to:
 	// a missing or unknown tier (it authenticates as quarantined) or an
 	// ill-formed id (it never authenticates).
@@ -255,7 +258,7 @@ func (r *Registry) Authenticate(token string) (Caller, bool) {
 	if matches != 1 {
 		return Caller{}, false
 	}
-	return Caller{ID: match.id, Tier: match.tier, Grants: slices.Clone(match.grants), Transport: HTTP}, true
+	return Caller{ID: match.id, Tier: match.tier, Grants: slices.Clone(match.grants), Transport: HTTP, Rate: match.rate}, true
 }
 
 // IsConfigured reports whether any member was ever registered, even if
@@ -296,6 +299,7 @@ func (r *Registry) List() ([]Member, error) {
 			Grants:    slices.Clone(rw.grants),
 			Revoked:   rw.revoked,
 			HasToken:  rw.tokenHash != "",
+			Rate:      rw.rate,
 			CreatedAt: stampText(rw.raw.Value(keyCreated)),
 			RotatedAt: stampText(rw.raw.Value(keyRotated)),
 			RevokedAt: stampText(rw.raw.Value(keyRevokedAt)),
@@ -505,6 +509,33 @@ func (r *Registry) Ungrant(id, namespace string) error {
 		}
 		list := slices.DeleteFunc(grantList(rw), func(v any) bool { return v == any(namespace) })
 		rw.raw.Set(keyGrants, list)
+		return rw.check()
+	})
+}
+
+// SetRateLimit sets a member's own rate limit; the unset parts of o are
+// removed from the row, so the server's default applies to them again.
+func (r *Registry) SetRateLimit(id string, o RateOverride) error {
+	if o.Burst != 0 {
+		if err := CheckBurst(o.Burst); err != nil {
+			return regErr(ErrInvalid, "invalid rate limit: %v", err)
+		}
+	}
+	return r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		if o.PerSecond == nil {
+			rw.raw.Delete(keyRateLimit)
+		} else {
+			rw.raw.Set(keyRateLimit, FormatRate(*o.PerSecond))
+		}
+		if o.Burst == 0 {
+			rw.raw.Delete(keyRateBurst)
+		} else {
+			rw.raw.Set(keyRateBurst, int64(o.Burst))
+		}
 		return rw.check()
 	})
 }
