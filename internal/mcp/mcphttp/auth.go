@@ -18,6 +18,22 @@ import (
 type Auth struct {
 	Registry    *trust.Registry // may be nil when only the legacy token is used
 	LegacyToken string          // "" means none; an empty token never matches
+	// OnRefused, when set, is told why each request was refused: one of
+	// the Refused* reasons.
+	OnRefused func(reason string)
+}
+
+// The reasons a request is refused authentication.
+const (
+	RefusedNotConfigured = "not_configured"
+	RefusedMissingToken  = "missing_token"
+	RefusedInvalidToken  = "invalid_token"
+)
+
+func (a *Auth) refused(reason string) {
+	if a.OnRefused != nil {
+		a.OnRefused(reason)
+	}
 }
 
 // Configured reports whether any caller could authenticate at all.
@@ -50,6 +66,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !a.Configured() {
+			a.refused(RefusedNotConfigured)
 			refuse(w)
 			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
 			return
@@ -57,6 +74,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 		token = strings.TrimSpace(token)
 		if !ok || !strings.EqualFold(scheme, "bearer") || token == "" {
+			a.refused(RefusedMissingToken)
 			unauthorized(w, "missing Bearer token")
 			return
 		}
@@ -65,6 +83,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 			caller, found = a.Registry.Authenticate(token)
 		}
 		if !found {
+			a.refused(RefusedInvalidToken)
 			unauthorized(w, "invalid or revoked Bearer token")
 			return
 		}
