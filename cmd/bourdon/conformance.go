@@ -47,7 +47,7 @@ func runConformanceFixtures(ctx context.Context, addr string, quiet bool, stderr
 	if !endpoint.IsLoopbackHost(host) {
 		return fmt.Errorf("--addr must be a loopback address, not %s", host)
 	}
-	log := newLogger(stderr, quiet)
+	log := newLogger(stderr, quiet, false)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/demo"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpmetrics"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpstdio"
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
@@ -42,6 +44,7 @@ type serveFlags struct {
 	registry      string
 	auditLog      string
 	allowUnauthed bool
+	ops           opsFlags
 	l2            l2Flags
 	peers         peerFlags
 	docs          docsFlags
@@ -103,6 +106,7 @@ func (f *serveFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
+	f.ops.register(cmd)
 	f.l2.register(cmd)
 	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
 	cmd.Flags().StringVar(&f.docs.config, "docs-config", "", "YAML file naming the corpus roots (docs: [...]) and the embedder (embedder: {provider, url, model, dim, token_env})")
@@ -130,7 +134,11 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		// modest amount of memory. GOGC overrides it.
 		debug.SetGCPercent(200)
 	}
-	log := newLogger(stderr, f.quiet)
+	jsonLogs := f.ops.logFormat == "json"
+	log := newLogger(stderr, f.quiet, jsonLogs)
+	if jsonLogs {
+		stderr = logLines{log}
+	}
 	cfg, err := resolveServe(f, processEnv)
 	for _, w := range cfg.warnings {
 		log.Warn(w)
@@ -152,10 +160,17 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 		cfg.useDemo(dir)
 	}
+	var metrics *mcpmetrics.Metrics
+	if cfg.transport == "http" || cfg.ops.metricsListen != "" {
+		metrics = mcpmetrics.New()
+	}
 	var auth *mcphttp.Auth
 	if cfg.transport == "http" {
 		if auth, err = httpAuth(cfg, log); err != nil {
 			return err
+		}
+		if auth != nil {
+			auth.OnRefused = metrics.AuthFailed
 		}
 	}
 	l2, err := deeperBackend(cfg.deeperL2, cfg.env)
@@ -164,7 +179,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	peers := peer.NewSet(cfg.peerList, peer.Options{
 		Timeout: cfg.peers.timeout, RecognitionTimeout: cfg.peers.recognitionTimeout, Deadline: cfg.peers.deadline,
-		Getenv: cfg.env.get, Version: buildVersion(), Logger: log,
+		Getenv: cfg.env.get, Version: buildVersion(), Logger: log, OnCall: metrics.PeerCall,
 	})
 	if peers != nil {
 		defer peers.Close()
@@ -174,6 +189,9 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		return err
 	}
 	defer lib.Close()
+	if metrics != nil {
+		lib.ObserveReloads(metrics.Reloaded)
+	}
 	snap := lib.Snapshot()
 	writer := commit.New(lib.Root())
 	// Writers killed mid-write (kill -9, a full disk) leave temporary
@@ -202,6 +220,16 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		return err
 	}
 	srv := mcpserver.New(store, opts)
+	if metrics != nil {
+		srv.Server.AddReceivingMiddleware(metrics.Middleware(trust.Ops()))
+		metrics.WatchSessions(srv.Server)
+		metrics.WatchLibrary(func() (int, int) { return librarySize(lib.Snapshot()) })
+		if cfg.ops.metricsListen != "" {
+			if err := serveMetrics(ctx, cfg.ops.metricsListen, metrics, stderr, log); err != nil {
+				return err
+			}
+		}
+	}
 	go srv.Watch(ctx)
 	go srv.WatchKnowledge(ctx)
 
@@ -226,7 +254,32 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 		return err
 	}
-	return serveHTTP(ctx, srv, cfg, auth, stderr, log)
+	ready := []readiness{
+		{"library", func() error { _, err := os.Stat(lib.AgentsDir()); return err }},
+	}
+	if kb := opts.Knowledge; kb != nil {
+		ready = append(ready, readiness{"corpus", func() error {
+			if kb.Current() == nil {
+				return errors.New("not loaded")
+			}
+			return nil
+		}})
+	}
+	if auth != nil && auth.Registry != nil {
+		ready = append(ready, readiness{"registry", auth.Registry.Err})
+	}
+	return serveHTTP(ctx, srv, cfg, httpParts{auth: auth, metrics: metrics, ready: ready}, stderr, log)
+}
+
+// librarySize counts a snapshot's agents and rows.
+func librarySize(snap *library.Snapshot) (agents, rows int) {
+	for _, id := range snap.IDs() {
+		if a, ok := snap.Agent(id); ok && a.Manifest != nil {
+			m := a.Manifest
+			rows += len(m.Sessions) + len(m.Entities) + len(m.Workstreams) + len(m.Notes)
+		}
+	}
+	return snap.Len(), rows
 }
 
 // useDemo points the configuration at a demo library written in dir: its
@@ -301,18 +354,35 @@ func httpAuth(c serveConfig, log *slog.Logger) (*mcphttp.Auth, error) {
 	return auth, nil
 }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, auth *mcphttp.Auth, stderr io.Writer, log *slog.Logger) error {
+// httpParts are what serveHTTP serves besides the MCP server.
+type httpParts struct {
+	auth    *mcphttp.Auth // nil: no authentication
+	metrics *mcpmetrics.Metrics
+	ready   []readiness
+}
+
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts httpParts, stderr io.Writer, log *slog.Logger) error {
 	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	url := "http://" + ln.Addr().String() + "/mcp"
+	scheme := "http"
+	if f.remote.tls != nil {
+		scheme = "https"
+	}
+	url := scheme + "://" + ln.Addr().String() + "/mcp"
 	mode := "bearer tokens from " + f.registry
-	if auth == nil {
+	if parts.auth == nil {
 		mode = "no authentication, every caller is the operator"
 	}
 	fmt.Fprintf(stderr, "transport: streamable HTTP on %s (%s)\n", url, mode)
+	if f.remote.publicURL != nil {
+		url = f.remote.publicURL.String()
+		fmt.Fprintf(stderr, "public:    %s\n", url)
+	} else if f.remote.tls == nil && !endpoint.IsLoopbackHost(f.host) {
+		log.Warn("serving plain HTTP on a network address: put a TLS proxy in front (with --public-url and --trusted-proxy) or use --tls-cert and --tls-key", "host", f.host)
+	}
 	fmt.Fprintf(stderr, "connect:   claude mcp add --transport http bourdon %s\n", url)
 	fmt.Fprintf(stderr, "           or any MCP client: {\"type\": \"http\", \"url\": %q}\n", url)
 	if f.demo {
@@ -320,5 +390,41 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, auth *
 		fmt.Fprintln(stderr, "           docs_search {\"query\": \"retry a refund after a timeout\"} or get_learning_path {\"targetSkill\": \"demo.skills.replay-ledger-events\"};")
 		fmt.Fprintln(stderr, "           Ctrl-C stops and deletes the demo library")
 	}
-	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}), log)
+	opts := mcphttp.Options{
+		MaxBodyBytes:   f.maxBody,
+		AllowedOrigins: f.origins,
+		Auth:           parts.auth,
+		Limiter:        mcphttp.NewLimiter(f.remote.rate),
+		OnRateLimited:  parts.metrics.RateLimited,
+		Logger:         log,
+	}
+	if u := f.remote.publicURL; u != nil {
+		opts.AllowedOrigins = append(opts.AllowedOrigins, origin(u))
+		opts.AllowedHosts = []string{u.Hostname()}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcphttp.Handler(srv.Server, opts))
+	healthRoutes(mux, parts.ready)
+	if parts.metrics != nil {
+		mux.Handle("GET /metrics", operatorOnly(parts.auth, parts.metrics.Handler()))
+	}
+	return serveRoutes(ctx, ln, f.remote.proxies.Forwarded(mux), f.remote.tls, log)
+}
+
+// serveMetrics serves /metrics without authentication on a loopback
+// address (--metrics-listen) until ctx ends.
+func serveMetrics(ctx context.Context, addr string, m *mcpmetrics.Metrics, stderr io.Writer, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--metrics-listen: %w", err)
+	}
+	fmt.Fprintf(stderr, "metrics:   http://%s/metrics\n", ln.Addr())
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	go func() {
+		if err := serveRoutes(ctx, ln, mux, nil, log); err != nil {
+			log.Error("the metrics listener stopped", "err", err)
+		}
+	}()
+	return nil
 }

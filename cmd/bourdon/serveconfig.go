@@ -47,6 +47,8 @@ type serveConfig struct {
 	deeperL2 deeper.L2Config
 	// peerList is the peers of --federate, --peers-config and --peer.
 	peerList []peer.Peer
+	// remote is the resolved operational settings over HTTP.
+	remote opsConfig
 	// warnings are problems that do not stop the start-up.
 	warnings []string
 }
@@ -59,6 +61,10 @@ func resolveServe(f serveFlags, env environ) (serveConfig, error) {
 	c := serveConfig{serveFlags: f, env: env}
 	if f.transport != "stdio" && f.transport != "http" {
 		return c, fmt.Errorf("--transport must be stdio or http, not %q", f.transport)
+	}
+	var err error
+	if c.remote, err = f.ops.resolve(); err != nil {
+		return c, err
 	}
 	level, set, err := visibility.FromEnv(env)
 	if err != nil {

@@ -100,3 +100,37 @@ func TestResolveServeErrorsAndWarnings(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveServeOperationalFlags(t *testing.T) {
+	cfg, err := resolveServe(parseServeFlags(t, "--public-url", "https://mem.example.com", "--trusted-proxy", "10.0.0.0/8,192.0.2.7", "--rate-limit", "60/m", "--rate-burst", "5"), fakeEnv(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.remote.publicURL.String() != "https://mem.example.com/mcp" || len(cfg.remote.proxies) != 2 || cfg.remote.rate.PerSecond != 1 || cfg.remote.rate.Burst != 5 {
+		t.Errorf("resolved: %+v", cfg.remote)
+	}
+	cfg, err = resolveServe(parseServeFlags(t), fakeEnv(nil))
+	if err != nil || cfg.remote.rate.PerSecond != 5 || cfg.remote.rate.Burst != defaultRateBurst || cfg.remote.publicURL != nil || cfg.remote.tls != nil {
+		t.Errorf("defaults: %+v %v", cfg.remote, err)
+	}
+	missing := filepath.Join(t.TempDir(), "missing.pem")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--log-format", "xml"}, "--log-format"},
+		{[]string{"--public-url", "http://mem.example.com/mcp"}, "unencrypted"},
+		{[]string{"--public-url", "https://mem.example.com/api"}, "ends in /mcp"},
+		{[]string{"--public-url", "https://mem.example.com/mcp?x=1"}, "--public-url"},
+		{[]string{"--tls-cert", missing}, "go together"},
+		{[]string{"--tls-cert", missing, "--tls-key", missing}, "--tls-cert/--tls-key"},
+		{[]string{"--trusted-proxy", "proxy.example"}, "--trusted-proxy"},
+		{[]string{"--rate-limit", "lots"}, "--rate-limit"},
+		{[]string{"--rate-burst", "0"}, "--rate-burst"},
+		{[]string{"--metrics-listen", ":9464"}, "loopback"},
+	} {
+		if _, err := resolveServe(parseServeFlags(t, c.args...), fakeEnv(nil)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+	}
+}

@@ -262,7 +262,7 @@ read directly: no server runs. --json prints the tool's JSON instead.`,
 			if err != nil {
 				return err
 			}
-			log := newLogger(cmd.ErrOrStderr(), true)
+			log := newLogger(cmd.ErrOrStderr(), true, false)
 			l2cfg, warnings, err := resolveL2(l2, processEnv)
 			for _, w := range warnings {
 				log.Warn(w)

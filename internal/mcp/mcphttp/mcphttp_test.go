@@ -13,8 +13,8 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 )
 
-func testServer(t *testing.T, opts mcphttp.Options) *httptest.Server {
-	t.Helper()
+// echoServer is an MCP server with one tool, echo.
+func echoServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(ctx context.Context, _ *mcp.CallToolRequest, in struct {
 		S string `json:"s"`
@@ -23,7 +23,12 @@ func testServer(t *testing.T, opts mcphttp.Options) *httptest.Server {
 	}, error) {
 		return nil, in, nil
 	})
-	hs := httptest.NewServer(mcphttp.Handler(srv, opts))
+	return srv
+}
+
+func testServer(t testing.TB, opts mcphttp.Options) *httptest.Server {
+	t.Helper()
+	hs := httptest.NewServer(mcphttp.Handler(echoServer(), opts))
 	t.Cleanup(hs.Close)
 	return hs
 }

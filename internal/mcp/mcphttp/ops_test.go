@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -48,20 +47,11 @@ func limitedServer(t testing.TB, def trust.RateLimit, refused *atomic.Int64) (ur
 	if err := reg.SetRateLimit("burster", trust.RateOverride{PerSecond: &perHour, Burst: 10}); err != nil {
 		t.Fatal(err)
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(ctx context.Context, _ *mcp.CallToolRequest, in struct {
-		S string `json:"s"`
-	}) (*mcp.CallToolResult, struct {
-		S string `json:"s"`
-	}, error) {
-		return nil, in, nil
-	})
-	hs := httptest.NewServer(mcphttp.Handler(srv, mcphttp.Options{
+	hs := testServer(t, mcphttp.Options{
 		Auth:          &mcphttp.Auth{Registry: reg},
 		Limiter:       mcphttp.NewLimiter(def),
 		OnRateLimited: func(string) { refused.Add(1) },
-	}))
-	t.Cleanup(hs.Close)
+	})
 	return hs.URL, burster, neighbour
 }
 

@@ -34,15 +34,6 @@ type Metrics struct {
 	reloads      prometheus.Histogram
 }
 
-// Sources are what the gauges read at each scrape.
-type Sources struct {
-	// Server is the MCP server whose sessions are counted.
-	Server *mcp.Server
-	// Library returns the library's size: agents and rows (sessions,
-	// entities, workstreams and notes).
-	Library func() (agents, rows int)
-}
-
 // Tool call outcomes.
 const (
 	OutcomeOK        = "ok"
@@ -55,7 +46,7 @@ const (
 const unknownTool = "-"
 
 // New returns the metrics, with the Go runtime's and the process's own.
-func New(src Sources) *Metrics {
+func New() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -85,21 +76,26 @@ func New(src Sources) *Metrics {
 	}
 	m.reg.MustRegister(m.toolCalls, m.toolDuration, m.authFailures, m.rateLimited, m.peerDuration, m.commits, m.reloads,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if src.Server != nil {
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "bdn_sessions_active", Help: "MCP sessions open now.",
-		}, func() float64 {
-			n := 0
-			for range src.Server.Sessions() {
-				n++
-			}
-			return float64(n)
-		}))
-	}
-	if src.Library != nil {
-		m.reg.MustRegister(librarySize{src.Library})
-	}
 	return m
+}
+
+// WatchSessions counts srv's open sessions at each scrape.
+func (m *Metrics) WatchSessions(srv *mcp.Server) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "bdn_sessions_active", Help: "MCP sessions open now.",
+	}, func() float64 {
+		n := 0
+		for range srv.Sessions() {
+			n++
+		}
+		return float64(n)
+	}))
+}
+
+// WatchLibrary reports the library's size at each scrape: size returns
+// its agents and rows (sessions, entities, workstreams and notes).
+func (m *Metrics) WatchLibrary(size func() (agents, rows int)) {
+	m.reg.MustRegister(librarySize{size})
 }
 
 // Handler serves the metrics in the Prometheus text format.

@@ -39,7 +39,9 @@ func TestToolCallsAreRecordedByTheMiddleware(t *testing.T) {
 		}
 		return nil, payload{}, errors.New("refused")
 	})
-	m := mcpmetrics.New(mcpmetrics.Sources{Server: srv, Library: func() (int, int) { return 3, 42 }})
+	m := mcpmetrics.New()
+	m.WatchSessions(srv)
+	m.WatchLibrary(func() (int, int) { return 3, 42 })
 	srv.AddReceivingMiddleware(m.Middleware([]string{"echo", "commit_to_federation"}))
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)
