@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -31,17 +31,25 @@ func newLogger(stderr io.Writer, quiet, jsonFormat bool) *slog.Logger {
 }
 
 // logLines is a writer that logs each line written to it as a message, so
-// that the start-up banner is JSON too under --log-format json.
-type logLines struct{ log *slog.Logger }
+// that the start-up banner is JSON too under --log-format json. A line
+// written in several pieces is logged once it is complete.
+type logLines struct {
+	log     *slog.Logger
+	partial []byte
+}
 
-func (l logLines) Write(p []byte) (int, error) {
-	lines := bufio.NewScanner(strings.NewReader(string(p)))
-	for lines.Scan() {
-		if text := strings.TrimSpace(lines.Text()); text != "" {
+func (l *logLines) Write(p []byte) (int, error) {
+	l.partial = append(l.partial, p...)
+	for {
+		line, rest, found := bytes.Cut(l.partial, []byte("\n"))
+		if !found {
+			return len(p), nil
+		}
+		if text := strings.TrimSpace(string(line)); text != "" {
 			l.log.Info(text)
 		}
+		l.partial = rest
 	}
-	return len(p), nil
 }
 
 // serveMCP serves handler at /mcp on ln until ctx ends, then shuts down.

@@ -137,7 +137,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	jsonLogs := f.ops.logFormat == "json"
 	log := newLogger(stderr, f.quiet, jsonLogs)
 	if jsonLogs {
-		stderr = logLines{log}
+		stderr = &logLines{log: log}
 	}
 	cfg, err := resolveServe(f, processEnv)
 	for _, w := range cfg.warnings {

@@ -273,4 +273,7 @@ func TestJSONLogs(t *testing.T) {
 			t.Errorf("not a JSON log record: %q", line)
 		}
 	}
+	if !strings.Contains(strings.Join(s.banner, "\n"), `library `) || !strings.Contains(strings.Join(s.banner, "\n"), `agents)"`) {
+		t.Errorf("the library line is not one record: %q", s.banner)
+	}
 }
