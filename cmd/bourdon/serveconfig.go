@@ -54,7 +54,7 @@ type serveConfig struct {
 }
 
 // resolveServe resolves the configuration of serve from its flags and the
-// environment, reading the files the flags name (L2, peers, docs). An
+// environment, reading the files the flags name (L2, peers, docs, TLS). An
 // error says which setting is wrong; the warnings gathered until then are
 // in the returned value either way.
 func resolveServe(f serveFlags, env environ) (serveConfig, error) {
