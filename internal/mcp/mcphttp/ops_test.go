@@ -164,39 +164,57 @@ func TestARefusedCallGets429WithRetryAfter(t *testing.T) {
 }
 
 // BenchmarkNeighbourLatencyUnderBurst reports the neighbour's call
-// latency while another caller hammers the server past its limit, as a
-// ratio to its latency with the server idle, measured in the same run:
-// busy/idle should stay under 2.
+// latency while the burster sends calls past its limit as fast as 1 or 4
+// connections allow, as a ratio to the neighbour's latency with the server
+// idle, measured in alternating rounds of the same run (busy/idle; the
+// goal is under 2). The
+// burster's client runs on the same CPU as the server, so on a small
+// shared machine the ratio also counts the client's own work.
 func BenchmarkNeighbourLatencyUnderBurst(b *testing.B) {
-	var refused atomic.Int64
-	// The neighbour is not limited: its own latency is what is measured.
-	url, burster, neighbour := limitedServer(b, trust.RateLimit{}, &refused)
-	nb := connectWith(b, url, neighbour, "2026-07-28")
-	call := func() {
-		if _, err := nb.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"s": "x"}}); err != nil {
-			b.Fatal(err)
-		}
+	for _, conns := range []int{1, 4} {
+		b.Run(fmt.Sprintf("connections=%d", conns), func(b *testing.B) {
+			var refused atomic.Int64
+			// The neighbour is not limited: its own latency is what is measured.
+			url, burster, neighbour := limitedServer(b, trust.RateLimit{}, &refused)
+			nb := connectWith(b, url, neighbour, "2026-07-28")
+			measure := func(n int) time.Duration {
+				start := time.Now()
+				for range n {
+					if _, err := nb.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"s": "x"}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				return time.Since(start) / time.Duration(n)
+			}
+			// Idle and busy rounds alternate, so that a change in the
+			// machine's load during the run weighs on both alike.
+			const rounds = 10
+			n := max(b.N/rounds, 10)
+			var idle, busy time.Duration
+			for range rounds {
+				idle += measure(n)
+				stop := flood(url, burster, conns)
+				busy += measure(n)
+				stop()
+			}
+			b.ReportMetric(float64(busy)/float64(idle), "busy/idle")
+			b.ReportMetric(float64(refused.Load())/float64(n*rounds), "refused/neighbour-call")
+		})
 	}
-	measure := func(n int) time.Duration {
-		start := time.Now()
-		for range n {
-			call()
-		}
-		return time.Since(start) / time.Duration(n)
-	}
-	n := max(b.N, 50)
-	idle := measure(n)
-	// The burster sends its calls as fast as 4 connections allow, raw,
-	// so that its own client's work weighs little on the shared CPU.
-	ctx, stop := context.WithCancel(context.Background())
+}
+
+// flood sends raw tools/call requests as token on conns connections
+// until the returned stop is called.
+func flood(url, token string, conns int) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"s":"x"},` + statelessMeta + `}}`
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-	for range 4 {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns}}
+	for range conns {
 		wg.Go(func() {
 			for ctx.Err() == nil {
 				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-				req.Header.Set("Authorization", "Bearer "+burster)
+				req.Header.Set("Authorization", "Bearer "+token)
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Accept", "application/json, text/event-stream")
 				req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
@@ -209,11 +227,7 @@ func BenchmarkNeighbourLatencyUnderBurst(b *testing.B) {
 			}
 		})
 	}
-	busy := measure(n)
-	stop()
-	wg.Wait()
-	b.ReportMetric(float64(busy)/float64(idle), "busy/idle")
-	b.ReportMetric(float64(refused.Load())/float64(n), "refused/neighbour-call")
+	return func() { cancel(); wg.Wait() }
 }
 
 func TestAuthRefusalsAreReportedByReason(t *testing.T) {
