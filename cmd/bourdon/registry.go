@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -78,7 +79,7 @@ func (r registryCLI) run(cmd *cobra.Command, fn func(reg *trust.Registry, out io
 	p := *r.path
 	if p == "" {
 		var err error
-		if p, err = trust.DefaultRegistryPath(); err != nil {
+		if p, err = trust.DefaultRegistryPath(os.Getenv); err != nil {
 			return registryFail(cmd, err)
 		}
 	}

@@ -93,8 +93,10 @@ never touches your library, registry or audit log.`,
 
 // register declares serve's flags on cmd, bound to f.
 func (f *serveFlags) register(cmd *cobra.Command) {
-	registryPath, _ := trust.DefaultRegistryPath()
-	auditPath, _ := trust.DefaultAuditPath()
+	// The two paths' defaults come from the environment, so that --help
+	// shows them.
+	registryPath, _ := trust.DefaultRegistryPath(processEnv.get)
+	auditPath, _ := trust.DefaultAuditPath(processEnv.get)
 	cmd.Flags().StringVar(&f.library, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
 	cmd.Flags().StringVar(&f.transport, "transport", "stdio", "stdio or http")
 	cmd.Flags().StringVar(&f.host, "host", "127.0.0.1", "HTTP address to bind")

@@ -39,10 +39,10 @@ const TokenPrefix = "bdn_"
 // is refused as unreadable.
 const maxRegistryBytes = 16 << 20
 
-// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG when set, else
-// ~/.bourdon/federation.yaml.
-func DefaultRegistryPath() (string, error) {
-	if p := os.Getenv(RegistryEnv); p != "" {
+// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG, read with
+// getenv, when set, else ~/.bourdon/federation.yaml.
+func DefaultRegistryPath(getenv func(string) string) (string, error) {
+	if p := getenv(RegistryEnv); p != "" {
 		return p, nil
 	}
 	home, err := os.UserHomeDir()
