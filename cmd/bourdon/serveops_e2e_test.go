@@ -228,6 +228,16 @@ func TestRateLimitEndToEnd(t *testing.T) {
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Errorf("the session after the limit: %v", err)
 	}
+
+	// Without authentication every caller is the operator (loopback
+	// only), and the operator is never limited.
+	open := startHTTP(t, "--library", seedLibrary(t), "--allow-unauthenticated", "--rate-limit", "1/h", "--rate-burst", "1")
+	operator := open.connect(t)
+	for i := range 5 {
+		if _, err := operator.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_agents", Arguments: map[string]any{}}); err != nil {
+			t.Errorf("the operator's call %d: %v", i, err)
+		}
+	}
 }
 
 func TestPublicURLAndTrustedProxy(t *testing.T) {
