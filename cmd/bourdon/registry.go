@@ -34,7 +34,7 @@ bourdon agent add|list|rotate|set-tier, bourdon grant|ungrant|revoke.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	r.flag(cmd.PersistentFlags())
-	cmd.AddCommand(r.add(), r.list(), r.rotate(), r.revoke(), r.setTier(), r.setLimit(), r.grant(), r.ungrant())
+	cmd.AddCommand(r.add(), r.list(), r.rotate(), r.revoke(), r.setTier(), r.setLimit(), r.grant(), r.ungrant(), r.setSubject())
 	return cmd
 }
 
@@ -261,6 +261,27 @@ each server process, so each replica allows the rate.`,
 	}
 	cmd.Flags().IntVar(&burst, "burst", 0, "calls allowed at once (0: serve's --rate-burst)")
 	return cmd
+}
+
+func (r registryCLI) setSubject() *cobra.Command {
+	return &cobra.Command{
+		Use:   "set-subject ID SUBJECT",
+		Short: "Let an external identity provider's tokens for SUBJECT (their sub claim) act as member ID; \"\" removes it",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				if err := reg.SetSubject(args[0], args[1]); err != nil {
+					return err
+				}
+				if args[1] == "" {
+					fmt.Fprintf(out, "%s: no OAuth subject\n", args[0])
+				} else {
+					fmt.Fprintf(out, "%s: OAuth subject %s (tokens of serve --oauth-issuer)\n", args[0], pyfmt.Quote(args[1]))
+				}
+				return nil
+			})
+		},
+	}
 }
 
 func (r registryCLI) grant() *cobra.Command {

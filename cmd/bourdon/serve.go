@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -44,6 +45,8 @@ type serveFlags struct {
 	registry      string
 	auditLog      string
 	allowUnauthed bool
+	oauthIssuer   string
+	noOAuth       bool
 	ops           opsFlags
 	l2            l2Flags
 	peers         peerFlags
@@ -75,6 +78,12 @@ listens on http://HOST:PORT/mcp and identifies callers by bearer token
 (bourdon registry add); without any token configured it answers 503, and it
 refuses to bind a non-loopback address. --allow-unauthenticated makes every
 HTTP caller the operator, on loopback only.
+
+Web and desktop connectors get OAuth access tokens for a registry member: from
+the built-in authorization server (consent with the member's bdn_ token, or
+bourdon oauth approve), or from the provider named by --oauth-issuer. Set
+--public-url to the address clients use (behind a TLS proxy); --no-oauth
+turns OAuth off. See docs/remote.md.
 
 --demo serves a small demo library from a temporary directory (deleted on
 exit) over HTTP without authentication unless --transport says otherwise; it
@@ -108,6 +117,8 @@ func (f *serveFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
+	cmd.Flags().StringVar(&f.oauthIssuer, "oauth-issuer", "", "accept the JWT access tokens of this external OAuth provider (issuer URL), mapped to members by `bourdon registry set-subject`, instead of running the built-in authorization server")
+	cmd.Flags().BoolVar(&f.noOAuth, "no-oauth", false, "HTTP accepts bdn_ bearer tokens only: no OAuth metadata, no authorization server")
 	f.ops.register(cmd)
 	f.l2.register(cmd)
 	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
@@ -374,6 +385,16 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 		scheme = "https"
 	}
 	url := scheme + "://" + ln.Addr().String() + "/mcp"
+	// The OAuth resource and issuer are named by the address clients use.
+	base := strings.TrimSuffix(url, "/mcp")
+	if u := f.remote.publicURL; u != nil {
+		base = origin(u)
+	}
+	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, base, stderr, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	mode := "bearer tokens from " + f.registry
 	if parts.auth == nil {
 		mode = "no authentication, every caller is the operator"
@@ -406,6 +427,9 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcphttp.Handler(srv.Server, opts))
+	if mount != nil {
+		mount(mux)
+	}
 	healthRoutes(mux, parts.ready)
 	if parts.metrics != nil {
 		mux.Handle("GET /metrics", operatorOnly(parts.auth, parts.metrics.Handler()))

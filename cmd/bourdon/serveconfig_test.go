@@ -109,6 +109,11 @@ func TestResolveServeOperationalFlags(t *testing.T) {
 	if cfg.remote.publicURL.String() != "https://mem.example.com/mcp" || len(cfg.remote.proxies) != 2 || cfg.remote.rate.PerSecond != 1 || cfg.remote.rate.Burst != 5 {
 		t.Errorf("resolved: %+v", cfg.remote)
 	}
+	for in, want := range map[string]string{"https://mem.example.com/": "https://mem.example.com/mcp", "https://mem.example.com/mcp": "https://mem.example.com/mcp", "http://localhost:8080": "http://localhost:8080/mcp"} {
+		if cfg, err := resolveServe(parseServeFlags(t, "--public-url", in), fakeEnv(nil)); err != nil || cfg.remote.publicURL.String() != want {
+			t.Errorf("--public-url %s: %v %v, want %s", in, cfg.remote.publicURL, err, want)
+		}
+	}
 	cfg, err = resolveServe(parseServeFlags(t), fakeEnv(nil))
 	if err != nil || cfg.remote.rate.PerSecond != 5 || cfg.remote.rate.Burst != defaultRateBurst || cfg.remote.publicURL != nil || cfg.remote.tls != nil {
 		t.Errorf("defaults: %+v %v", cfg.remote, err)
@@ -120,7 +125,9 @@ func TestResolveServeOperationalFlags(t *testing.T) {
 	}{
 		{[]string{"--log-format", "xml"}, "--log-format"},
 		{[]string{"--public-url", "http://mem.example.com/mcp"}, "unencrypted"},
-		{[]string{"--public-url", "https://mem.example.com/api"}, "ends in /mcp"},
+		{[]string{"--public-url", "https://mem.example.com/api"}, "path prefix"},
+		{[]string{"--public-url", "https://mem.example.com/prefix/mcp"}, "path prefix"},
+		{[]string{"--public-url", "mem.example.com"}, "--public-url"},
 		{[]string{"--public-url", "https://mem.example.com/mcp?x=1"}, "--public-url"},
 		{[]string{"--tls-cert", missing}, "go together"},
 		{[]string{"--tls-cert", missing, "--tls-key", missing}, "--tls-cert/--tls-key"},

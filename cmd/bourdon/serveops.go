@@ -36,7 +36,7 @@ const (
 
 func (f *opsFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.publicURL, "public-url", "", "the MCP endpoint as clients see it, such as https://memory.example.com/mcp (behind a TLS proxy); its host is accepted in Host headers")
+	fl.StringVar(&f.publicURL, "public-url", "", "the server's address as clients reach it (behind a TLS proxy), such as https://mcp.example.com; the MCP endpoint is its /mcp (default http://HOST:PORT); its host is accepted in Host headers")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "private key of --tls-cert (PEM)")
 	fl.StringSliceVar(&f.trustedProxies, "trusted-proxy", nil, "address or CIDR prefix of a reverse proxy whose X-Forwarded-For/-Proto/-Host headers are believed; repeatable")
@@ -97,20 +97,19 @@ func (f opsFlags) resolve() (opsConfig, error) {
 	return c, nil
 }
 
-// parsePublicURL checks --public-url: https (http on a loopback host
-// only), a host, no credentials, query or fragment, and a path ending in
-// /mcp (an empty path means /mcp).
+// parsePublicURL checks --public-url, the server's address as clients
+// use it: https (http on a loopback host only), a host, no credentials,
+// query or fragment, and no path but an optional /mcp (the server answers
+// at the root of its host). It returns the MCP endpoint, the URL's /mcp.
 func parsePublicURL(raw string) (*url.URL, error) {
 	u, err := endpoint.CheckURL(raw, "--public-url")
 	if err != nil {
 		return nil, err
 	}
-	if u.Path == "" || u.Path == "/" {
-		u.Path = "/mcp"
+	if p := strings.TrimSuffix(strings.TrimRight(u.Path, "/"), "/mcp"); p != "" {
+		return nil, fmt.Errorf("--public-url %q: the server answers at the root of its host (/mcp); a path prefix %q is not supported", raw, p)
 	}
-	if !strings.HasSuffix(u.Path, "/mcp") {
-		return nil, fmt.Errorf("--public-url %q: name the MCP endpoint, whose path ends in /mcp (such as https://memory.example.com/mcp)", raw)
-	}
+	u.Path = "/mcp"
 	return u, nil
 }
 

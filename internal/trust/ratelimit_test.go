@@ -57,6 +57,10 @@ func TestMemberRateLimits(t *testing.T) {
 	if c.Rate.PerSecond == nil || *c.Rate.PerSecond != 0.5 || c.Rate.Burst != 7 {
 		t.Errorf("the caller carries its limit: %+v", c.Rate)
 	}
+	// So does the caller an OAuth token maps to.
+	if c, _, ok := r.Lookup("codex"); !ok || c.Rate.PerSecond == nil || c.Rate.Burst != 7 {
+		t.Errorf("an OAuth token's caller: %+v %v", c.Rate, ok)
+	}
 	if err := r.SetRateLimit("codex", RateOverride{}); err != nil {
 		t.Fatal(err)
 	}

@@ -100,6 +100,9 @@ type Member struct {
 	Revoked bool
 	// HasToken reports that a token hash is stored.
 	HasToken bool
+	// OAuthSubject is the subject of an external identity provider's
+	// access tokens that acts as this member; "" when none.
+	OAuthSubject string
 	// CreatedAt, RotatedAt and RevokedAt are the stored timestamps
 	// (%Y-%m-%dT%H:%M:%SZ), "" when absent.
 	CreatedAt, RotatedAt, RevokedAt string
@@ -258,7 +261,7 @@ func (r *Registry) Authenticate(token string) (Caller, bool) {
 	if matches != 1 {
 		return Caller{}, false
 	}
-	return Caller{ID: match.id, Tier: match.tier, Grants: slices.Clone(match.grants), Transport: HTTP, Rate: match.rate}, true
+	return match.caller(), true
 }
 
 // IsConfigured reports whether any member was ever registered, even if
@@ -293,16 +296,17 @@ func (r *Registry) List() ([]Member, error) {
 	out := make([]Member, 0, len(doc.rows))
 	for _, rw := range doc.rows {
 		m := Member{
-			ID:        rw.id,
-			Tier:      rw.tier,
-			TierName:  rw.tierName,
-			Grants:    slices.Clone(rw.grants),
-			Revoked:   rw.revoked,
-			HasToken:  rw.tokenHash != "",
-			Rate:      rw.rate,
-			CreatedAt: stampText(rw.raw.Value(keyCreated)),
-			RotatedAt: stampText(rw.raw.Value(keyRotated)),
-			RevokedAt: stampText(rw.raw.Value(keyRevokedAt)),
+			ID:           rw.id,
+			Tier:         rw.tier,
+			TierName:     rw.tierName,
+			Grants:       slices.Clone(rw.grants),
+			Revoked:      rw.revoked,
+			HasToken:     rw.tokenHash != "",
+			OAuthSubject: rw.subject,
+			Rate:         rw.rate,
+			CreatedAt:    stampText(rw.raw.Value(keyCreated)),
+			RotatedAt:    stampText(rw.raw.Value(keyRotated)),
+			RevokedAt:    stampText(rw.raw.Value(keyRevokedAt)),
 		}
 		switch {
 		case !l5.ValidAgentID(rw.id):

@@ -16,6 +16,7 @@ const (
 	keyRevoked   = "revoked"
 	keyRevokedAt = "revoked_at"
 	keyGrants    = "grants"
+	keySubject   = "oauth_subject"
 	// Our own keys, which the reference ignores: a member's rate limit
 	// (see RateOverride).
 	keyRateLimit = "rate_limit"
@@ -34,6 +35,7 @@ type row struct {
 	tokenHash string // "" when missing or null
 	grants    []string
 	revoked   bool
+	subject   string // the OAuth subject that maps to this member; "" when none
 	rate      RateOverride
 }
 
@@ -87,7 +89,7 @@ func parseRegistry(data []byte) (*registryDoc, error) {
 
 // check derives the typed view of r from its raw mapping.
 func (r *row) check() error {
-	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked, r.rate = "", TierQuarantined, "", nil, false, RateOverride{}
+	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked, r.subject, r.rate = "", TierQuarantined, "", nil, false, "", RateOverride{}
 	switch t := r.raw.Value(keyTier).(type) {
 	case nil:
 	case string:
@@ -118,6 +120,13 @@ func (r *row) check() error {
 		}
 	default:
 		return fmt.Errorf("%s is not a list", keyGrants)
+	}
+	switch s := r.raw.Value(keySubject).(type) {
+	case nil:
+	case string:
+		r.subject = s
+	default:
+		return fmt.Errorf("%s is not a string", keySubject)
 	}
 	switch b := r.raw.Value(keyRevoked).(type) {
 	case nil:

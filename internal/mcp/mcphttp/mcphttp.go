@@ -141,7 +141,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *handler) readBody(w http.ResponseWriter, r *http.Request) {
 	markAuthenticated(r.Context())
 	if r.Body == nil || r.Method != http.MethodPost {
-		h.dispatch(w, r)
+		if h.opts.Auth.scopesAllow(w, r, nil) {
+			h.dispatch(w, r)
+		}
 		return
 	}
 	if r.ContentLength > h.opts.MaxBodyBytes {
@@ -167,7 +169,7 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) {
 		jsonRPCError(w, http.StatusBadRequest, -32600, "Invalid Request: JSON-RPC batching is not supported; send one JSON-RPC message per request")
 		return
 	}
-	if h.limit(w, r, body) {
+	if !h.opts.Auth.scopesAllow(w, r, body) || h.limit(w, r, body) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
