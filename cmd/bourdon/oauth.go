@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -83,7 +84,7 @@ member (bourdon registry revoke) kills every token issued for it.`,
 		if registry != "" {
 			return registry, nil
 		}
-		return trust.DefaultRegistryPath()
+		return trust.DefaultRegistryPath(os.Getenv)
 	}
 	list := &cobra.Command{
 		Use:   "list",
@@ -127,7 +128,7 @@ member (bourdon registry revoke) kills every token issued for it.`,
 			}
 			audit := auditLog
 			if audit == "" {
-				if audit, err = trust.DefaultAuditPath(); err != nil {
+				if audit, err = trust.DefaultAuditPath(os.Getenv); err != nil {
 					return err
 				}
 			}

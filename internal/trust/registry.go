@@ -39,10 +39,10 @@ const TokenPrefix = "bdn_"
 // is refused as unreadable.
 const maxRegistryBytes = 16 << 20
 
-// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG when set, else
-// ~/.bourdon/federation.yaml.
-func DefaultRegistryPath() (string, error) {
-	if p := os.Getenv(RegistryEnv); p != "" {
+// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG, read with
+// getenv, when set, else ~/.bourdon/federation.yaml.
+func DefaultRegistryPath(getenv func(string) string) (string, error) {
+	if p := getenv(RegistryEnv); p != "" {
 		return p, nil
 	}
 	home, err := os.UserHomeDir()
@@ -106,6 +106,9 @@ type Member struct {
 	// CreatedAt, RotatedAt and RevokedAt are the stored timestamps
 	// (%Y-%m-%dT%H:%M:%SZ), "" when absent.
 	CreatedAt, RotatedAt, RevokedAt string
+	// Rate is the member's own rate limit (rate_limit, rate_burst); its
+	// unset parts are the server's default.
+	Rate RateOverride
 	// Problem, when set, says why the row does not mean what it seems to:
 	// a missing or unknown tier (it authenticates as quarantined) or an
 	// ill-formed id (it never authenticates).
@@ -300,6 +303,7 @@ func (r *Registry) List() ([]Member, error) {
 			Revoked:      rw.revoked,
 			HasToken:     rw.tokenHash != "",
 			OAuthSubject: rw.subject,
+			Rate:         rw.rate,
 			CreatedAt:    stampText(rw.raw.Value(keyCreated)),
 			RotatedAt:    stampText(rw.raw.Value(keyRotated)),
 			RevokedAt:    stampText(rw.raw.Value(keyRevokedAt)),
@@ -509,6 +513,33 @@ func (r *Registry) Ungrant(id, namespace string) error {
 		}
 		list := slices.DeleteFunc(grantList(rw), func(v any) bool { return v == any(namespace) })
 		rw.raw.Set(keyGrants, list)
+		return rw.check()
+	})
+}
+
+// SetRateLimit sets a member's own rate limit; the unset parts of o are
+// removed from the row, so the server's default applies to them again.
+func (r *Registry) SetRateLimit(id string, o RateOverride) error {
+	if o.Burst != 0 {
+		if err := CheckBurst(o.Burst); err != nil {
+			return regErr(ErrInvalid, "invalid rate limit: %v", err)
+		}
+	}
+	return r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		if o.PerSecond == nil {
+			rw.raw.Delete(keyRateLimit)
+		} else {
+			rw.raw.Set(keyRateLimit, FormatRate(*o.PerSecond))
+		}
+		if o.Burst == 0 {
+			rw.raw.Delete(keyRateBurst)
+		} else {
+			rw.raw.Set(keyRateBurst, int64(o.Burst))
+		}
 		return rw.check()
 	})
 }

@@ -683,12 +683,12 @@ func TestDefaultRegistryPath(t *testing.T) {
 		t.Skip("home directory and separators differ")
 	}
 	t.Setenv(RegistryEnv, "/x/fed.yaml")
-	if p, err := DefaultRegistryPath(); err != nil || p != "/x/fed.yaml" {
+	if p, err := DefaultRegistryPath(os.Getenv); err != nil || p != "/x/fed.yaml" {
 		t.Errorf("env: %q %v", p, err)
 	}
 	t.Setenv(RegistryEnv, "")
 	t.Setenv("HOME", "/home/someone")
-	if p, err := DefaultRegistryPath(); err != nil || p != "/home/someone/.bourdon/federation.yaml" {
+	if p, err := DefaultRegistryPath(os.Getenv); err != nil || p != "/home/someone/.bourdon/federation.yaml" {
 		t.Errorf("default: %q %v", p, err)
 	}
 }

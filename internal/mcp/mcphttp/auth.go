@@ -24,6 +24,22 @@ type Auth struct {
 	// Verifier), points every 401 and 403 at its metadata, and holds
 	// those tokens to their scopes.
 	OAuth *oauth.Resource
+	// OnRefused, when set, is told why each request was refused: one of
+	// the Refused* reasons.
+	OnRefused func(reason string)
+}
+
+// The reasons a request is refused authentication.
+const (
+	RefusedNotConfigured = "not_configured"
+	RefusedMissingToken  = "missing_token"
+	RefusedInvalidToken  = "invalid_token"
+)
+
+func (a *Auth) refused(reason string) {
+	if a.OnRefused != nil {
+		a.OnRefused(reason)
+	}
 }
 
 // Configured reports whether any caller could authenticate at all.
@@ -66,6 +82,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !a.Configured() {
+			a.refused(RefusedNotConfigured)
 			refuse(w)
 			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
 			return
@@ -73,6 +90,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 		token = strings.TrimSpace(token)
 		if !ok || !strings.EqualFold(scheme, "bearer") || token == "" {
+			a.refused(RefusedMissingToken)
 			a.unauthorized(w, "", "missing Bearer token")
 			return
 		}
@@ -89,6 +107,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 			}
 		}
 		if !found {
+			a.refused(RefusedInvalidToken)
 			a.unauthorized(w, "invalid_token", "invalid or revoked Bearer token")
 			return
 		}
