@@ -60,10 +60,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 			unauthorized(w, "missing Bearer token")
 			return
 		}
-		caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
-		if !found && a.Registry != nil {
-			caller, found = a.Registry.Authenticate(token)
-		}
+		caller, found := a.Caller(token)
 		if !found {
 			unauthorized(w, "invalid or revoked Bearer token")
 			return
@@ -71,6 +68,17 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		caller.Transport = trust.HTTP
 		sdk.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, caller)))
 	})
+}
+
+// Caller returns the caller a bearer token names (the legacy shared
+// token, then the registry's members), as the HTTP transport checks it;
+// the dashboard's sign-in uses the same check.
+func (a *Auth) Caller(token string) (trust.Caller, bool) {
+	caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
+	if !found && a.Registry != nil {
+		caller, found = a.Registry.Authenticate(token)
+	}
+	return caller, found
 }
 
 func unauthorized(w http.ResponseWriter, msg string) {
