@@ -217,4 +217,3 @@ func TestRollbackNeedsTheDigestItShowed(t *testing.T) {
 		t.Errorf("rollback: %q", loc)
 	}
 }
-
