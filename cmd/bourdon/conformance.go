@@ -53,5 +53,5 @@ func runConformanceFixtures(ctx context.Context, addr string, quiet bool, stderr
 		return err
 	}
 	fmt.Fprintf(stderr, "conformance fixtures on http://%s/mcp\n", ln.Addr())
-	return serveMCP(ctx, ln, mcphttp.Handler(conformance.NewServer(log), mcphttp.Options{Logger: log}), log)
+	return serveMCP(ctx, ln, nil, mcphttp.Handler(conformance.NewServer(log), mcphttp.Options{Logger: log}), log)
 }

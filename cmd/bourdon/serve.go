@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/getbourdon/bourdon-go/internal/dashboard"
 	"github.com/getbourdon/bourdon-go/internal/demo"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
@@ -46,6 +47,7 @@ type serveFlags struct {
 	peers         peerFlags
 	docs          docsFlags
 	github        requests.GitHubConfig
+	ui            uiFlags
 }
 
 // peerFlags select the peer servers; by default there are none.
@@ -60,7 +62,14 @@ type peerFlags struct {
 }
 
 func newServeCommand() *cobra.Command {
-	f := serveFlags{}
+	cmd, _ := serveCommand()
+	return cmd
+}
+
+// serveCommand returns the serve command and the flags it fills (bourdon
+// ui is the same command with the dashboard in front).
+func serveCommand() (*cobra.Command, *serveFlags) {
+	f := &serveFlags{}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the library over MCP (stdio or streamable HTTP)",
@@ -81,7 +90,7 @@ never touches your library, registry or audit log.`,
 			if f.demo && !cmd.Flags().Changed("transport") {
 				f.transport = "http"
 			}
-			return runServe(cmd.Context(), f, cmd.ErrOrStderr())
+			return runServe(cmd.Context(), *f, cmd.ErrOrStderr())
 		},
 	}
 	registryPath, _ := trust.DefaultRegistryPath()
@@ -114,7 +123,7 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().DurationVar(&f.peers.timeout, "peer-timeout", peer.DefaultTimeout, "how long each peer may take to answer a lookup or list")
 	cmd.Flags().DurationVar(&f.peers.recognitionTimeout, "peer-recognition-timeout", peer.DefaultRecognitionTimeout, "how long each peer may take to answer prepare_recognition_context")
 	cmd.Flags().DurationVar(&f.peers.deadline, "peer-deadline", peer.DefaultDeadline, "the most any federated call waits for its peers, connecting included")
-	return cmd
+	return cmd, f
 }
 
 func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
@@ -228,7 +237,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 		return err
 	}
-	return serveHTTP(ctx, srv, f, auth, stderr, log)
+	return serveHTTP(ctx, srv, dashboardConfig(srv, opts, auth, f.registry, lib.Root(), log), f, auth, stderr, log)
 }
 
 // l2Flags select the external L2 backend of get_deeper_context (serve and
@@ -372,7 +381,7 @@ func httpAuth(f serveFlags, log *slog.Logger) (*mcphttp.Auth, error) {
 	return auth, nil
 }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *mcphttp.Auth, stderr io.Writer, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, ui dashboard.Config, f serveFlags, auth *mcphttp.Auth, stderr io.Writer, log *slog.Logger) error {
 	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -391,5 +400,11 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 		fmt.Fprintln(stderr, "           docs_search {\"query\": \"retry a refund after a timeout\"} or get_learning_path {\"targetSkill\": \"demo.skills.replay-ledger-events\"};")
 		fmt.Fprintln(stderr, "           Ctrl-C stops and deletes the demo library")
 	}
-	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}), log)
+	dash, err := startDashboard(ui, f, "http://"+ln.Addr().String(), stderr)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer dash.Close()
+	return serveMCP(ctx, ln, dash, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}), log)
 }
