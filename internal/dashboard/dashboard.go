@@ -74,8 +74,9 @@ type Dashboard struct {
 	pages    map[string]*template.Template
 	static   http.Handler
 	events   *hub
-	counts   *countCache
+	cache    *cache
 	mux      *http.ServeMux
+	stop     context.CancelFunc
 }
 
 // Prefix is where the dashboard is mounted.
@@ -89,7 +90,7 @@ func New(cfg Config) (*Dashboard, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	d := &Dashboard{cfg: cfg, bridge: newBridge(cfg.MCP, cfg.Version), sessions: newSessions(), counts: newCountCache()}
+	d := &Dashboard{cfg: cfg, bridge: newBridge(cfg.MCP, cfg.Version), sessions: newSessions(), cache: newCache()}
 	var err error
 	if d.pages, err = parsePages(); err != nil {
 		d.bridge.close()
@@ -99,11 +100,15 @@ func New(cfg Config) (*Dashboard, error) {
 	static, _ := fs.Sub(assets, "assets/static")
 	d.static = http.StripPrefix("/ui/static/", http.FileServerFS(static))
 	d.routes()
+	var ctx context.Context
+	ctx, d.stop = context.WithCancel(context.Background())
+	go d.watch(ctx)
 	return d, nil
 }
 
 // Close stops the in-process MCP clients and event streams.
 func (d *Dashboard) Close() {
+	d.stop()
 	d.events.close()
 	d.bridge.close()
 }

@@ -96,6 +96,7 @@ func TestEveryPageRendersForTheOperator(t *testing.T) {
 		"/ui/node?uid=demo.docs.payments-api": "<svg",
 		"/ui/governance":                      strings.ToLower(stagedEntity),
 		"/ui/federation":                      scout,
+		"/ui/governance?history=codex":        "current",
 	} {
 		status, page, _ := b.get(path)
 		if status != http.StatusOK || !strings.Contains(page, want) {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -66,13 +64,6 @@ func (h *hub) close() {
 	}
 }
 
-// agentsURI is the MCP resource listing the agents.
-const agentsURI = "agent-library://agents"
-
-func memoryURI(agent string) string {
-	return agentsURI + "/" + url.PathEscape(agent) + "/memory"
-}
-
 // eventStream serves one page's server-sent events until the page goes
 // away or the server stops.
 func (d *Dashboard) eventStream(w http.ResponseWriter, r *request) {
@@ -98,22 +89,7 @@ func (d *Dashboard) eventStream(w http.ResponseWriter, r *request) {
 	}
 	defer c.Close()
 	subscribed := map[string]bool{}
-	subscribe := func() {
-		uris := []string{agentsURI}
-		if la, err := c.call(ctx, "list_agents", nil); err == nil {
-			for _, id := range strs(la["agents"]) {
-				if !strings.HasPrefix(id, "peer:") {
-					uris = append(uris, memoryURI(id))
-				}
-			}
-		}
-		for _, uri := range uris {
-			if !subscribed[uri] && c.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}) == nil {
-				subscribed[uri] = true
-			}
-		}
-	}
-	subscribe()
+	subscribeAll(ctx, c, subscribed)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -145,13 +121,11 @@ func (d *Dashboard) eventStream(w http.ResponseWriter, r *request) {
 				return
 			}
 		case uri := <-changes:
-			if agent, ok := strings.CutSuffix(strings.TrimPrefix(uri, agentsURI+"/"), "/memory"); ok {
-				if id, err := url.PathUnescape(agent); err == nil {
-					d.counts.forget(id)
-				}
-			}
+			// The watcher drops stale cache entries too; doing it here as
+			// well means the page's refetch never sees them.
+			d.cache.changed(uri)
 			if uri == agentsURI {
-				subscribe()
+				subscribeAll(ctx, c, subscribed)
 			}
 			if !send("event: change\ndata: %q\n\n", uri) {
 				return

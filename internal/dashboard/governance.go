@@ -30,7 +30,8 @@ const (
 type governanceView struct {
 	Staged    []stagedAgent
 	Proposals []proposalRow
-	History   []agentHistory
+	Agents    []string      // local agents, whose history can be opened
+	History   *agentHistory // the history opened (?history=AGENT)
 	Problems  []string
 	HasWriter bool
 	HasReqs   bool
@@ -119,19 +120,34 @@ func (d *Dashboard) governancePage(w http.ResponseWriter, r *request) {
 	}
 	if la, err := c.call(ctx, "list_agents", nil); err == nil {
 		for _, agent := range strs(la["agents"]) {
-			if strings.HasPrefix(agent, "peer:") || len(v.History) == maxGovernanceRows {
-				continue
+			if !strings.HasPrefix(agent, "peer:") {
+				v.Agents = append(v.Agents, agent)
 			}
-			h := agentHistory{Agent: agent}
-			if p, err := c.call(ctx, "list_memory_versions", map[string]any{"agent_id": agent, "limit": 5}); err == nil {
-				h.CurrentDigest, h.Versions = str(p["current_digest"]), list(p["versions"])
-			} else {
-				h.Refused = err.Error()
-			}
-			v.History = append(v.History, h)
 		}
 	}
+	if agent := r.URL.Query().Get("history"); agent != "" {
+		h := d.history(r, c, agent, 20)
+		v.History = &h
+	}
 	d.render(w, r, 0, "governance", view{Title: "Governance", Nav: "governance", Live: true, Data: v})
+}
+
+// history is one agent's recent versions (list_memory_versions), on
+// demand: the tool hashes the whole manifest, so pages never ask it for
+// every agent at once.
+func (d *Dashboard) history(r *request, c *conn, agent string, limit int) agentHistory {
+	h := agentHistory{Agent: agent}
+	p, err := c.call(r.Context(), "list_memory_versions", map[string]any{"agent_id": agent, "limit": limit})
+	switch {
+	case err != nil:
+		h.Refused = err.Error()
+	default:
+		if detail, refused := denied(p); refused {
+			h.Refused = detail
+		}
+		h.CurrentDigest, h.Versions = str(p["current_digest"]), list(p["versions"])
+	}
+	return h
 }
 
 // stagingAction promotes or rejects an agent's staged writes, as

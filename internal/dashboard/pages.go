@@ -54,7 +54,7 @@ func (d *Dashboard) agentsPage(w http.ResponseWriter, r *request) {
 	}
 	defer c.Close()
 	ctx := r.Context()
-	exp, err := c.call(ctx, "export_agents", nil)
+	exp, err := d.cache.export(ctx, c, r.caller)
 	if err != nil {
 		d.fail(w, r, "agents", "Agents", err)
 		return
@@ -117,7 +117,7 @@ func (d *Dashboard) fillCounts(ctx context.Context, c *conn, r *request, rows []
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			counts, err := d.counts.get(ctx, c, r.caller, row.ID, row.LastUpdated)
+			counts, err := d.cache.rowCounts(ctx, c, r.caller, row.ID)
 			if err != nil {
 				row.CountErr = err.Error()
 				return
@@ -324,7 +324,8 @@ type entityView struct {
 	Name     string
 	Match    map[string]any   // find_entity's merged view
 	Views    []map[string]any // each agent's node (query_graph), when docs are served
-	History  []agentHistory
+	Agents   []string         // the local agents that know it
+	History  *agentHistory    // the history opened (?history=AGENT)
 	Explain  map[string]any
 	Graph    graphView
 	Problems []string
@@ -381,21 +382,13 @@ func (d *Dashboard) entityPage(w http.ResponseWriter, r *request) {
 		v.Graph = d.neighbourhood(ctx, c, v.Name, v.Views)
 	}
 	for _, agent := range strs(mapOf(v.Match)["agents"]) {
-		if strings.HasPrefix(agent, "peer:") {
-			continue
+		if !strings.HasPrefix(agent, "peer:") {
+			v.Agents = append(v.Agents, agent)
 		}
-		h := agentHistory{Agent: agent}
-		p, err := c.call(ctx, "list_memory_versions", map[string]any{"agent_id": agent, "limit": 10})
-		switch {
-		case err != nil:
-			h.Refused = err.Error()
-		default:
-			if detail, refused := denied(p); refused {
-				h.Refused = detail
-			}
-			h.CurrentDigest, h.Versions = str(p["current_digest"]), list(p["versions"])
-		}
-		v.History = append(v.History, h)
+	}
+	if agent := r.URL.Query().Get("history"); agent != "" && slices.Contains(v.Agents, agent) {
+		h := d.history(r, c, agent, 10)
+		v.History = &h
 	}
 	if agent, digest := r.URL.Query().Get("agent"), r.URL.Query().Get("digest"); agent != "" && digest != "" {
 		if p, err := c.call(ctx, "explain_memory_change", map[string]any{"agent_id": agent, "digest": digest}); err == nil {
