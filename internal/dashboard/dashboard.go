@@ -128,7 +128,6 @@ func (d *Dashboard) routes() {
 	m.HandleFunc("GET /ui/login/link", d.loginLink)
 	m.HandleFunc("POST /ui/logout", d.withCaller(d.logout))
 	m.HandleFunc("GET /ui/{$}", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/agents", http.StatusSeeOther) })
-	m.HandleFunc("GET /ui", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/agents", http.StatusSeeOther) })
 	m.HandleFunc("GET /ui/agents", d.withCaller(d.agentsPage))
 	m.HandleFunc("GET /ui/activity", d.withCaller(d.activityPage))
 	m.HandleFunc("GET /ui/search", d.withCaller(d.searchPage))

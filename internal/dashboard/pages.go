@@ -208,52 +208,13 @@ func (d *Dashboard) activityPage(w http.ResponseWriter, r *request) {
 			next[k] = vs
 		}
 	}
-	more := false
-	if q.Get("cursor") != "-" {
-		work, err := c.call(ctx, "list_recent_work", args(q.Get("cursor")))
-		switch {
-		case err != nil:
-			v.Problems = append(v.Problems, err.Error())
-		default:
-			if detail, refused := denied(work); refused {
-				v.Problems = append(v.Problems, "sessions: "+detail)
-			}
-			for _, s := range list(work["sessions"]) {
-				if v.Project == "" || slices.Contains(strs(s["project_focus"]), v.Project) {
-					at(str(s["date"])).Sessions = append(at(str(s["date"])).Sessions, s)
-				}
-			}
-			next.Set("cursor", "-")
-			if nc := str(work["next_cursor"]); nc != "" {
-				next.Set("cursor", nc)
-				more = true
-			}
-		}
-	} else {
-		next.Set("cursor", "-")
-	}
-	if q.Get("ncursor") != "-" {
-		notes, err := c.call(ctx, "list_notes", args(q.Get("ncursor")))
-		switch {
-		case err != nil:
-			v.Problems = append(v.Problems, err.Error())
-		default:
-			if detail, refused := denied(notes); refused {
-				v.Problems = append(v.Problems, "notes: "+detail)
-			}
-			for _, n := range list(notes["notes"]) {
-				if v.Project == "" || slices.Contains(strs(n["related_entities"]), v.Project) {
-					at(str(n["date"])).Notes = append(at(str(n["date"])).Notes, n)
-				}
-			}
-			next.Set("ncursor", "-")
-			if nc := str(notes["next_cursor"]); nc != "" {
-				next.Set("ncursor", nc)
-				more = true
-			}
-		}
-	} else {
-		next.Set("ncursor", "-")
+	more := v.page(ctx, c, q, next, "list_recent_work", "cursor", "sessions", "project_focus", args, func(row map[string]any) {
+		at(str(row["date"])).Sessions = append(at(str(row["date"])).Sessions, row)
+	})
+	if v.page(ctx, c, q, next, "list_notes", "ncursor", "notes", "related_entities", args, func(row map[string]any) {
+		at(str(row["date"])).Notes = append(at(str(row["date"])).Notes, row)
+	}) {
+		more = true
 	}
 	if more {
 		v.Next = next.Encode()
@@ -266,6 +227,35 @@ func (d *Dashboard) activityPage(w http.ResponseWriter, r *request) {
 		v.Agents = strs(la["agents"])
 	}
 	d.render(w, r, 0, "activity", view{Title: "Activity", Nav: "activity", Live: true, Data: v})
+}
+
+// page fetches one page of a paginated list tool (list_recent_work,
+// list_notes) at the cursor the query holds under key ("-": that list is
+// exhausted), adds the rows naming the project filter, sets the cursor of
+// the next page in next, and reports whether there is one.
+func (v *activityView) page(ctx context.Context, c *conn, q, next url.Values, tool, key, rows, projects string, args func(string) map[string]any, add func(map[string]any)) bool {
+	next.Set(key, "-")
+	if q.Get(key) == "-" {
+		return false
+	}
+	p, err := c.call(ctx, tool, args(q.Get(key)))
+	if err != nil {
+		v.Problems = append(v.Problems, err.Error())
+		return false
+	}
+	if detail, refused := denied(p); refused {
+		v.Problems = append(v.Problems, rows+": "+detail)
+	}
+	for _, row := range list(p[rows]) {
+		if v.Project == "" || slices.Contains(strs(row[projects]), v.Project) {
+			add(row)
+		}
+	}
+	if nc := str(p["next_cursor"]); nc != "" {
+		next.Set(key, nc)
+		return true
+	}
+	return false
 }
 
 // searchView is the Search page: three answers side by side.
