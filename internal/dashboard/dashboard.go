@@ -96,7 +96,7 @@ func New(cfg Config) (*Dashboard, error) {
 		d.bridge.close()
 		return nil, err
 	}
-	d.events = newHub(d)
+	d.events = newHub()
 	static, _ := fs.Sub(assets, "assets/static")
 	d.static = http.StripPrefix("/ui/static/", http.FileServerFS(static))
 	d.routes()

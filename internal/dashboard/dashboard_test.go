@@ -1,10 +1,14 @@
 package dashboard
 
 import (
+	"fmt"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/trust"
@@ -104,6 +108,26 @@ func TestEveryPageRendersForTheOperator(t *testing.T) {
 		}
 	}
 }
+
+func TestLinksLeadToTheirPages(t *testing.T) {
+	f := newFixture(t)
+	b := f.browser(t)
+	b.signInOperator()
+	_, page, _ := b.get("/ui/search?q=Payments+API")
+	links := linkRE.FindAllStringSubmatch(page, -1)
+	if len(links) < 3 {
+		t.Fatalf("%d links to entities and nodes", len(links))
+	}
+	for _, m := range links {
+		path := html.UnescapeString(m[1])
+		status, page, _ := b.get(path)
+		if status != http.StatusOK || strings.Contains(page, "(not found)") {
+			t.Errorf("%s: %d, or not found", path, status)
+		}
+	}
+}
+
+var linkRE = regexp.MustCompile(`href="(/ui/(?:entity|node)\?[^"]+)"`)
 
 func TestQuarantinedMemberCannotGovern(t *testing.T) {
 	f := newFixture(t)
@@ -218,3 +242,61 @@ func TestRollbackNeedsTheDigestItShowed(t *testing.T) {
 		t.Errorf("rollback: %q", loc)
 	}
 }
+
+func TestLiveStreamsAreBoundedPerCaller(t *testing.T) {
+	h := newHub()
+	for i := range maxStreamsPerCaller {
+		if _, ok := h.join(alice); !ok {
+			t.Fatalf("stream %d refused", i)
+		}
+	}
+	if _, ok := h.join(alice); ok {
+		t.Errorf("a stream over the per-caller bound was accepted")
+	}
+	done, ok := h.join(bob)
+	if !ok {
+		t.Fatalf("another caller's stream was refused")
+	}
+	h.leave(done)
+	h.close()
+	if _, ok := h.join(bob); ok {
+		t.Errorf("a stream joined a closed hub")
+	}
+}
+
+func TestActivityPagesWithTheToolsCursors(t *testing.T) {
+	f := newFixture(t)
+	cs := mcptest.ConnectAs(t, f.srv.Server, f.auth, f.tokens[alice], "")
+	var sessions []any
+	for i := range 30 {
+		sessions = append(sessions, map[string]any{"date": time.Now().Format("2006-01-02"), "cwd": fmt.Sprintf("/w/%02d", i), "key_actions": []any{fmt.Sprintf("step %02d", i)}, "visibility": "public"})
+	}
+	mcptest.CallJSON(t, cs, "commit_to_federation", map[string]any{"agent_id": "codex", "sessions": sessions})
+	b := f.browser(t)
+	b.signInOperator()
+	seen := map[string]int{}
+	path := "/ui/activity?agent=codex"
+	for pages := 0; path != "" && pages < 10; pages++ {
+		_, page, _ := b.get(path)
+		for _, m := range stepRE.FindAllString(page, -1) {
+			seen[m]++
+		}
+		path = ""
+		if m := olderRE.FindStringSubmatch(page); m != nil {
+			path = html.UnescapeString(m[1])
+		}
+	}
+	if len(seen) != 30 {
+		t.Errorf("%d distinct sessions over the pages, want 30", len(seen))
+	}
+	for s, n := range seen {
+		if n != 1 {
+			t.Errorf("%s shown %d times", s, n)
+		}
+	}
+}
+
+var (
+	stepRE  = regexp.MustCompile(`step \d\d`)
+	olderRE = regexp.MustCompile(`href="(/ui/activity\?[^"]+)">Older`)
+)

@@ -22,34 +22,41 @@ import (
 
 // hub tracks the open event streams so Close can end them.
 type hub struct {
-	d       *Dashboard
-	mu      sync.Mutex
-	streams map[chan struct{}]bool
-	closed  bool
+	mu       sync.Mutex
+	streams  map[chan struct{}]string // stream -> caller id
+	byCaller map[string]int
+	closed   bool
 }
 
-// maxStreams bounds the open event streams; a page over the bound still
-// works, without live updates.
-const maxStreams = 64
+// Bounds of the open event streams, in all and per caller: each holds an
+// MCP session, and the server caps a caller's sessions
+// (mcpserver.MaxSessionsPerCaller), which the caller's own MCP clients
+// need too. A page over the bound still works, without live updates.
+const (
+	maxStreams          = 64
+	maxStreamsPerCaller = 8
+)
 
-func newHub(d *Dashboard) *hub { return &hub{d: d, streams: map[chan struct{}]bool{}} }
+func newHub() *hub { return &hub{streams: map[chan struct{}]string{}, byCaller: map[string]int{}} }
 
-func (h *hub) join() (chan struct{}, bool) {
+func (h *hub) join(caller string) (chan struct{}, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed || len(h.streams) >= maxStreams {
+	if h.closed || len(h.streams) >= maxStreams || h.byCaller[caller] >= maxStreamsPerCaller {
 		return nil, false
 	}
 	done := make(chan struct{})
-	h.streams[done] = true
+	h.streams[done] = caller
+	h.byCaller[caller]++
 	return done, true
 }
 
 func (h *hub) leave(done chan struct{}) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.streams[done] {
+	if caller, ok := h.streams[done]; ok {
 		delete(h.streams, done)
+		h.byCaller[caller]--
 		close(done)
 	}
 }
@@ -58,16 +65,17 @@ func (h *hub) close() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.closed = true
-	for done := range h.streams {
+	for done, caller := range h.streams {
 		close(done)
 		delete(h.streams, done)
+		h.byCaller[caller]--
 	}
 }
 
 // eventStream serves one page's server-sent events until the page goes
 // away or the server stops.
 func (d *Dashboard) eventStream(w http.ResponseWriter, r *request) {
-	done, ok := d.events.join()
+	done, ok := d.events.join(r.caller.ID)
 	if !ok {
 		http.Error(w, "Service Unavailable: too many live pages; reload later", http.StatusServiceUnavailable)
 		return

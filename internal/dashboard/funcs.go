@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"html/template"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 )
@@ -16,7 +15,6 @@ var funcs = template.FuncMap{
 	"list":  list,
 	"obj":   mapOf,
 	"join":  func(v any) string { return strings.Join(strs(v), ", ") },
-	"q":     url.QueryEscape,
 	"short": func(s string) string { return s[:min(len(s), 12)] },
 	"pretty": func(v any) string {
 		b, err := json.MarshalIndent(v, "", "  ")

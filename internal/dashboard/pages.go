@@ -3,6 +3,7 @@ package dashboard
 import (
 	"cmp"
 	"context"
+	"html/template"
 	"net/http"
 	"net/url"
 	"slices"
@@ -149,7 +150,7 @@ type activityView struct {
 	Days                         []day
 	Agent, Project, Level, Since string
 	Levels                       []string
-	Next                         string // query of the next page; "" when there is none
+	Next                         template.URL // the next page; "" when there is none
 	Agents                       []string
 	Problems                     []string
 }
@@ -217,7 +218,8 @@ func (d *Dashboard) activityPage(w http.ResponseWriter, r *request) {
 		more = true
 	}
 	if more {
-		v.Next = next.Encode()
+		// Built here from url.Values, so it is a well-formed relative URL.
+		v.Next = template.URL("/ui/activity?" + next.Encode())
 	}
 	for _, dd := range byDate {
 		v.Days = append(v.Days, *dd)
