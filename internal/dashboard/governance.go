@@ -1,12 +1,14 @@
 package dashboard
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/requests"
@@ -334,6 +336,9 @@ type federationView struct {
 // maxDenials bounds the denials shown.
 const maxDenials = 50
 
+// doctorTimeout bounds the doctor checks of the Federation page.
+const doctorTimeout = 10 * time.Second
+
 // federationPage shows peers, registry members, recent denials and the
 // doctor checks; only the operator and trusted members may open it.
 func (d *Dashboard) federationPage(w http.ResponseWriter, r *request) {
@@ -364,9 +369,13 @@ func (d *Dashboard) federationPage(w http.ResponseWriter, r *request) {
 		v.Denials = es
 	}
 	if d.cfg.Doctor != nil {
-		v.Doctor = redacted(d.cfg.Doctor(r.Context()))
+		ctx, cancel := context.WithTimeout(r.Context(), doctorTimeout)
+		v.Doctor = redacted(d.cfg.Doctor(ctx))
+		cancel()
 	}
-	d.render(w, r, 0, "federation", view{Title: "Federation", Nav: "federation", Live: true, Data: v})
+	// Not live: a page that probes peers and runs the doctor is drawn
+	// when asked for, not on every change to the library.
+	d.render(w, r, 0, "federation", view{Title: "Federation", Nav: "federation", Data: v})
 }
 
 // redacted turns v into generic JSON with every string field passed
