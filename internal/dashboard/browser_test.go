@@ -263,6 +263,28 @@ func TestInBrowser(t *testing.T) {
 		tb.noConsoleErrors("live activity")
 	})
 
+	t.Run("the keyboard reaches the content and the navigation", func(t *testing.T) {
+		tb := newTab(t, browser, base)
+		tb.open(f.dash.SignInLink())
+		tb.open("/ui/agents")
+		focused := func() string {
+			s, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string]("document.activeElement ? document.activeElement.textContent.trim() : ''"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		tb.do(chromedp.KeyEvent("\t"))
+		if got := focused(); got != "Skip to content" {
+			t.Errorf("the first Tab focuses %q, want the skip link", got)
+		}
+		tb.do(chromedp.KeyEvent("\t"), chromedp.KeyEvent("\t"), chromedp.KeyEvent("\r"), chromedp.WaitVisible(chromedp.CSS("ol.timeline")))
+		if loc, _ := chromedp.Run(tb.ctx, chromedp.Location()); !strings.Contains(loc, "/ui/activity") {
+			t.Errorf("Tab, Tab, Enter from the skip link opened %s, want the Activity page", loc)
+		}
+		tb.noConsoleErrors("keyboard")
+	})
+
 	t.Run("a phone-width page keeps its navigation", func(t *testing.T) {
 		tb := newTab(t, browser, base)
 		tb.open(f.dash.SignInLink())
