@@ -128,16 +128,16 @@ func (d *Dashboard) routes() {
 	m.HandleFunc("GET /ui/login/link", d.loginLink)
 	m.HandleFunc("POST /ui/logout", d.withCaller(d.logout))
 	m.HandleFunc("GET /ui/{$}", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/agents", http.StatusSeeOther) })
-	m.HandleFunc("GET /ui/agents", d.withCaller(d.agentsPage))
-	m.HandleFunc("GET /ui/activity", d.withCaller(d.activityPage))
-	m.HandleFunc("GET /ui/search", d.withCaller(d.searchPage))
-	m.HandleFunc("GET /ui/entity", d.withCaller(d.entityPage))
-	m.HandleFunc("GET /ui/node", d.withCaller(d.nodePage))
-	m.HandleFunc("GET /ui/governance", d.withCaller(d.governancePage))
-	m.HandleFunc("GET /ui/governance/rollback", d.withCaller(d.rollbackConfirm))
+	m.HandleFunc("GET /ui/agents", d.withCaller(d.withMCP("agents", "Agents", d.agentsPage)))
+	m.HandleFunc("GET /ui/activity", d.withCaller(d.withMCP("activity", "Activity", d.activityPage)))
+	m.HandleFunc("GET /ui/search", d.withCaller(d.withMCP("search", "Search", d.searchPage)))
+	m.HandleFunc("GET /ui/entity", d.withCaller(d.withMCP("entity", "Entity", d.entityPage)))
+	m.HandleFunc("GET /ui/node", d.withCaller(d.withMCP("node", "Node", d.nodePage)))
+	m.HandleFunc("GET /ui/governance", d.withCaller(d.withMCP("governance", "Governance", d.governancePage)))
+	m.HandleFunc("GET /ui/governance/rollback", d.withCaller(d.withMCP("rollback", "Rollback", d.rollbackConfirm)))
 	m.HandleFunc("POST /ui/governance/staging", d.withCaller(d.stagingAction))
 	m.HandleFunc("POST /ui/governance/proposal", d.withCaller(d.proposalAction))
-	m.HandleFunc("POST /ui/governance/rollback", d.withCaller(d.rollback))
+	m.HandleFunc("POST /ui/governance/rollback", d.withCaller(d.withMCP("rollback", "Rollback", d.rollback)))
 	m.HandleFunc("GET /ui/federation", d.withCaller(d.federationPage))
 	m.HandleFunc("GET /ui/events", d.withCaller(d.eventStream))
 	d.mux = m
@@ -268,11 +268,20 @@ func (d *Dashboard) render(w http.ResponseWriter, r *request, status int, name s
 	_, _ = w.Write([]byte(b.String()))
 }
 
-// connect opens the request's in-process MCP session.
-func (d *Dashboard) connect(r *request) (*conn, error) {
-	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
-	defer cancel()
-	return d.bridge.connect(ctx, r.caller, false, nil)
+// withMCP opens the request's in-process MCP session, as its caller, for
+// h, or draws the page's error when it cannot.
+func (d *Dashboard) withMCP(page, title string, h func(http.ResponseWriter, *request, *conn)) func(http.ResponseWriter, *request) {
+	return func(w http.ResponseWriter, r *request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		c, err := d.bridge.connect(ctx, r.caller, false, nil)
+		cancel()
+		if err != nil {
+			d.fail(w, r, page, title, err)
+			return
+		}
+		defer c.Close()
+		h(w, r, c)
+	}
 }
 
 // fail draws a page's error state.

@@ -57,7 +57,7 @@ const maxGovernanceRows = 50
 
 // governancePage lists staged writes, pending proposals and each agent's
 // recent history. Only the operator and trusted members may open it.
-func (d *Dashboard) governancePage(w http.ResponseWriter, r *request) {
+func (d *Dashboard) governancePage(w http.ResponseWriter, r *request, c *conn) {
 	if dec := d.authorize(r.caller, opGovernance, ""); !dec.Allowed {
 		d.forbidden(w, r, "Governance", dec.Detail)
 		return
@@ -92,12 +92,6 @@ func (d *Dashboard) governancePage(w http.ResponseWriter, r *request) {
 			v.Staged = append(v.Staged, *sa)
 		}
 	}
-	c, err := d.connect(r)
-	if err != nil {
-		d.fail(w, r, "governance", "Governance", err)
-		return
-	}
-	defer c.Close()
 	ctx := r.Context()
 	if d.cfg.Requests != nil {
 		ps, problems, err := d.cfg.Requests.Proposals(requests.ProposalFilter{Status: requests.StatusPending})
@@ -255,18 +249,12 @@ type rollbackView struct {
 // rollbackConfirm shows what rolling an agent back to a version would
 // discard, and carries the current digest to the rollback so that a write
 // made in between refuses it.
-func (d *Dashboard) rollbackConfirm(w http.ResponseWriter, r *request) {
+func (d *Dashboard) rollbackConfirm(w http.ResponseWriter, r *request, c *conn) {
 	agent, version := r.URL.Query().Get("agent"), r.URL.Query().Get("version")
 	if dec := d.authorize(r.caller, opGovernance, agent); !dec.Allowed {
 		d.forbidden(w, r, "Rollback", dec.Detail)
 		return
 	}
-	c, err := d.connect(r)
-	if err != nil {
-		d.fail(w, r, "rollback", "Rollback", err)
-		return
-	}
-	defer c.Close()
 	ctx := r.Context()
 	p, err := c.call(ctx, "list_memory_versions", map[string]any{"agent_id": agent, "limit": 100})
 	if err != nil {
@@ -295,18 +283,12 @@ func (d *Dashboard) rollbackConfirm(w http.ResponseWriter, r *request) {
 
 // rollback calls rollback_agent_memory with the digest the confirmation
 // showed as expected_digest.
-func (d *Dashboard) rollback(w http.ResponseWriter, r *request) {
+func (d *Dashboard) rollback(w http.ResponseWriter, r *request, c *conn) {
 	agent, version, digest := r.PostFormValue("agent"), r.PostFormValue("version"), r.PostFormValue("expected_digest")
 	if agent == "" || version == "" || digest == "" {
 		http.Error(w, "Bad Request: send agent, version and expected_digest", http.StatusBadRequest)
 		return
 	}
-	c, err := d.connect(r)
-	if err != nil {
-		d.fail(w, r, "rollback", "Rollback", err)
-		return
-	}
-	defer c.Close()
 	p, err := c.call(r.Context(), "rollback_agent_memory", map[string]any{"agent_id": agent, "version_id": version, "expected_digest": digest})
 	var notice string
 	switch {

@@ -47,13 +47,7 @@ const agentsPerPage = 25
 // export_agents (freshness, parse errors), the peers' from list_agents,
 // row counts from each agent's memory resource, drift verdicts from
 // prepare_recognition_context.
-func (d *Dashboard) agentsPage(w http.ResponseWriter, r *request) {
-	c, err := d.connect(r)
-	if err != nil {
-		d.fail(w, r, "agents", "Agents", err)
-		return
-	}
-	defer c.Close()
+func (d *Dashboard) agentsPage(w http.ResponseWriter, r *request, c *conn) {
 	ctx := r.Context()
 	exp, err := d.cache.export(ctx, c, r.caller)
 	if err != nil {
@@ -170,18 +164,12 @@ const activityPageSize = 20
 // list_recent_work and one of list_notes, with their cursors, filtered by
 // agent and access level as the tools filter, and by project within the
 // page.
-func (d *Dashboard) activityPage(w http.ResponseWriter, r *request) {
+func (d *Dashboard) activityPage(w http.ResponseWriter, r *request, c *conn) {
 	q := r.URL.Query()
 	v := activityView{Agent: q.Get("agent"), Project: q.Get("project"), Level: q.Get("visibility"), Since: q.Get("since"), Levels: []string{"public", "team", "private"}}
 	if _, ok := visibility.Parse(v.Level); !ok || v.Level == "" {
 		v.Level = "public"
 	}
-	c, err := d.connect(r)
-	if err != nil {
-		d.fail(w, r, "activity", "Activity", err)
-		return
-	}
-	defer c.Close()
 	ctx := r.Context()
 	args := func(cursor string) map[string]any {
 		a := map[string]any{"access_level": v.Level, "limit": activityPageSize}
@@ -272,7 +260,7 @@ type searchView struct {
 
 // searchPage answers one query from find_entity, get_deeper_context and
 // docs_search.
-func (d *Dashboard) searchPage(w http.ResponseWriter, r *request) {
+func (d *Dashboard) searchPage(w http.ResponseWriter, r *request, c *conn) {
 	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Problems: map[string]string{}}
 	if len(v.Query) > 500 {
 		v.Query = v.Query[:500]
@@ -281,12 +269,6 @@ func (d *Dashboard) searchPage(w http.ResponseWriter, r *request) {
 		d.render(w, r, 0, "search", view{Title: "Search", Nav: "search", Data: v})
 		return
 	}
-	c, err := d.connect(r)
-	if err != nil {
-		d.fail(w, r, "search", "Search", err)
-		return
-	}
-	defer c.Close()
 	ctx := r.Context()
 	tools, _ := c.tools(ctx)
 	v.HasDocs = tools["docs_search"]
@@ -333,18 +315,12 @@ type agentHistory struct {
 
 // entityPage shows every agent's view of an entity, the history of the
 // agents that hold it, and its neighbourhood across docs and memory.
-func (d *Dashboard) entityPage(w http.ResponseWriter, r *request) {
+func (d *Dashboard) entityPage(w http.ResponseWriter, r *request, c *conn) {
 	name := strings.TrimSpace(r.URL.Query().Get("name"))
 	if name == "" || len(name) > 300 {
 		d.render(w, r, http.StatusBadRequest, "entity", view{Title: "Entity", Nav: "search", Problem: "Name an entity: /ui/entity?name=Payments%20API"})
 		return
 	}
-	c, err := d.connect(r)
-	if err != nil {
-		d.fail(w, r, "entity", name, err)
-		return
-	}
-	defer c.Close()
 	ctx := r.Context()
 	v := entityView{Name: name}
 	level := r.caller.MaxAccess().String()
@@ -405,18 +381,12 @@ type nodeView struct {
 
 // nodePage shows a docs or memory node (docs_fetch) and its neighbourhood
 // (get_related).
-func (d *Dashboard) nodePage(w http.ResponseWriter, r *request) {
+func (d *Dashboard) nodePage(w http.ResponseWriter, r *request, c *conn) {
 	uid := strings.TrimSpace(r.URL.Query().Get("uid"))
 	if uid == "" || len(uid) > 500 {
 		d.render(w, r, http.StatusBadRequest, "node", view{Title: "Node", Nav: "search", Problem: "Name a node: /ui/node?uid=..."})
 		return
 	}
-	c, err := d.connect(r)
-	if err != nil {
-		d.fail(w, r, "node", uid, err)
-		return
-	}
-	defer c.Close()
 	ctx := r.Context()
 	v := nodeView{UID: uid}
 	node, err := c.call(ctx, "docs_fetch", map[string]any{"uid": uid})
