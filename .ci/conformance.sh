@@ -219,4 +219,40 @@ done
 stop_server
 elapsed
 
-section "done: fixture and real-server conformance and the inspector smoke test passed in $((SECONDS - T0)) s"
+section "built-in authorization server (bourdon serve, OAuth): the suite's authorization-server scenarios must pass"
+# The suite's "authorization" command checks the metadata and runs one
+# authorization-code grant, waiting for a person to consent in a browser;
+# .ci/oauth-consent.mjs is that person, answering with a member's bdn_ token.
+OAUTH_REG=$WORK/oauth/federation.yaml
+mkdir -p "$WORK/oauth"
+member_token=$("$WORK/bourdon" registry add conformance --tier trusted --registry "$OAUTH_REG" | grep -o 'bdn_[0-9a-f]\{48\}')
+start_server "$WORK/oauth.log" "$WORK/bourdon" serve --transport http --host 127.0.0.1 --port 0 --library "$LIB" --quiet \
+	--registry "$OAUTH_REG" --audit-log "$WORK/oauth/audit.jsonl"
+ISSUER=${SERVER_URL%/mcp}
+CALLBACK_PORT=$("$NODE" -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+client_id=$("$NODE" "$ROOT/.ci/oauth-consent.mjs" register "$ISSUER" "http://127.0.0.1:$CALLBACK_PORT/callback")
+rm -rf "$RESULTS/authorization"
+timeout 120 "$NODE" "$SUITE" authorization --url "$ISSUER" --client-id "$client_id" --resource "$SERVER_URL" \
+	--port "$CALLBACK_PORT" --output-dir "$RESULTS/authorization" >"$WORK/authorization.log" 2>&1 &
+SUITE_PID=$!
+PIDS+=("$SUITE_PID")
+authorize_url=
+for i in $(seq 300); do
+	authorize_url=$(grep -o -m1 "$ISSUER/authorize?[^ ]*" "$WORK/authorization.log" || true)
+	[ -n "$authorize_url" ] && grep -q 'Callback server started' "$WORK/authorization.log" && break
+	kill -0 "$SUITE_PID" 2>/dev/null || break
+	sleep 0.1
+done
+[ -n "$authorize_url" ] && "$NODE" "$ROOT/.ci/oauth-consent.mjs" consent "$authorize_url" "$member_token"
+rc=0
+wait "$SUITE_PID" || rc=$?
+PIDS=("${PIDS[@]/$SUITE_PID/}")
+cat "$WORK/authorization.log"
+if [ "$rc" -ne 0 ] || ! grep -q 'Total: 2 passed, 0 failed' "$WORK/authorization.log"; then
+	echo "the authorization-server scenarios did not all pass"
+	exit 1
+fi
+stop_server
+elapsed
+
+section "done: fixture and real-server conformance, the inspector smoke test and the authorization-server scenarios passed in $((SECONDS - T0)) s"

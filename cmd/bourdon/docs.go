@@ -1,13 +1,18 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/knowledge"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
 
 func newDocsCommand() *cobra.Command {
@@ -18,7 +23,7 @@ func newDocsCommand() *cobra.Command {
 achievements, Diataxis docs, ADRs, skills). Each DIR is a corpus root; later
 roots are overlays loaded on top of earlier ones.`,
 	}
-	cmd.AddCommand(newDocsCheckCommand(), newDocsStatsCommand())
+	cmd.AddCommand(newDocsCheckCommand(), newDocsStatsCommand(), newDocsFetchCommand(), newDocsPathCommand())
 	return cmd
 }
 
@@ -92,4 +97,101 @@ monikers and the number of problems ("bourdon docs check" lists them).`,
 			return nil
 		},
 	}
+}
+
+// docsView loads the corpus roots as a knowledge base of documentation
+// alone and returns the operator's view of it, internal documents
+// included: the same queries as the docs tools of serve --docs.
+func docsView(ctx context.Context, dirs []string) (knowledge.View, error) {
+	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: dirs})
+	if err != nil {
+		return knowledge.View{}, err
+	}
+	return kb.Current().View(knowledge.Viewer{Level: visibility.Private}), nil
+}
+
+func newDocsFetchCommand() *cobra.Command {
+	var moniker string
+	cmd := &cobra.Command{
+		Use:   "fetch UID DIR [DIR...]",
+		Short: "Print a node's content, as read in one product version",
+		Long: `Load the corpus roots and print the content of the node UID (also written
+@uid or <xref:uid>), as docs_fetch returns it: with --moniker, the moniker
+blocks of other product versions left out. An unknown uid names the three
+closest; a node whose monikerRange leaves the moniker out is an error.`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := docsView(cmd.Context(), args[1:])
+			if err != nil {
+				return err
+			}
+			c, err := v.Fetch(args[0], moniker, "")
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(cmd.OutOrStdout(), c.Text)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&moniker, "moniker", "", "render for this product version, e.g. yuva-2.0")
+	return cmd
+}
+
+func newDocsPathCommand() *cobra.Command {
+	var req knowledge.PathRequest
+	cmd := &cobra.Command{
+		Use:   "path SKILL DIR [DIR...]",
+		Short: "Plan what to learn, in order, to reach a skill",
+		Long: `Load the corpus roots and plan the way to SKILL (a uid or a title), as
+get_learning_path does: the skills on the way, prerequisites first, each
+"learn" or "known" (--known skills and their prerequisites), then the
+modules to take in order with the skills they teach and their units, and
+the skills no module teaches. --audience prefers the modules for a role.`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := docsView(cmd.Context(), args[1:])
+			if err != nil {
+				return err
+			}
+			req.Target = args[0]
+			path, err := v.LearningPath(req)
+			if err != nil {
+				return err
+			}
+			printPath(cmd.OutOrStdout(), path)
+			return nil
+		},
+	}
+	cmd.Flags().StringSliceVar(&req.Known, "known", nil, "a skill already held (uid or title); repeat or separate with commas")
+	cmd.Flags().StringVar(&req.Audience, "audience", "", "a role (uid or title) whose modules are preferred")
+	return cmd
+}
+
+// printPath writes a learning path as text.
+func printPath(w io.Writer, p *knowledge.LearningPath) {
+	fmt.Fprintf(w, "skills for %s (%s)\n", p.Target.UID, p.Target.Title())
+	for _, s := range p.Skills {
+		status := "learn"
+		if s.Known {
+			status = "known"
+		}
+		fmt.Fprintf(w, "  %-5s  %s\n", status, s.Skill.UID)
+	}
+	fmt.Fprintln(w, "steps")
+	for i, st := range p.Steps {
+		fmt.Fprintf(w, "  %d. %s (%s)\n", i+1, st.Module.UID, st.Module.Title())
+		fmt.Fprintf(w, "     teaches: %s\n", joinUIDs(st.Teaches))
+		fmt.Fprintf(w, "     units:   %s\n", joinUIDs(st.Units))
+	}
+	if len(p.Untaught) > 0 {
+		fmt.Fprintf(w, "untaught: %s\n", joinUIDs(p.Untaught))
+	}
+}
+
+func joinUIDs(nodes []*graph.Node) string {
+	uids := make([]string, len(nodes))
+	for i, n := range nodes {
+		uids[i] = n.UID
+	}
+	return strings.Join(uids, ", ")
 }

@@ -68,3 +68,38 @@ func TestDocsStats(t *testing.T) {
 		}
 	}
 }
+
+func TestDocsFetchAndPath(t *testing.T) {
+	corpus := filepath.Join("..", "..", "internal", "demo", "corpus")
+	out, _, code := runWriteCLI(t, newRootCommand(), "docs", "fetch", "@demo.docs.retry-a-refund-safely", corpus, "--moniker", "payments-2.0")
+	if code != 0 || !strings.HasPrefix(out, "\n# Retry a refund safely\n") || !strings.Contains(out, `id="refund_v2"`) || strings.Contains(out, `id="refund_v1"`) {
+		t.Errorf("fetch for payments-2.0: %d\n%s", code, out)
+	}
+	cmd := newRootCommand()
+	cmd.SetArgs([]string{"docs", "fetch", "demo.docs.payment-api", corpus})
+	cmd.SetOut(&strings.Builder{})
+	if err := cmd.Execute(); err == nil || !strings.HasPrefix(err.Error(), `unknown uid "demo.docs.payment-api". Closest: demo.docs.payments-api`) {
+		t.Errorf("fetch of a misspelt uid: %v", err)
+	}
+
+	out, _, code = runWriteCLI(t, newRootCommand(), "docs", "path", "Replay ledger events", corpus, "--known", "demo.skills.make-refunds-idempotent")
+	want := `skills for demo.skills.replay-ledger-events (Replay ledger events)
+  known  demo.skills.read-the-payments-api
+  known  demo.skills.make-refunds-idempotent
+  learn  demo.skills.write-through-an-outbox
+  learn  demo.skills.replay-ledger-events
+steps
+  1. demo.learn.ledger-outbox (Write ledger entries through an outbox)
+     teaches: demo.skills.replay-ledger-events, demo.skills.write-through-an-outbox
+     units:   demo.learn.ledger-outbox.why-an-outbox, demo.learn.ledger-outbox.relay-and-replay, demo.learn.ledger-outbox.knowledge-check
+`
+	if code != 0 || out != want {
+		t.Errorf("path: %d\n%s\nwant\n%s", code, out, want)
+	}
+	cmd = newRootCommand()
+	cmd.SetArgs([]string{"docs", "path", "juggling", corpus})
+	cmd.SetOut(&strings.Builder{})
+	if err := cmd.Execute(); err == nil || err.Error() != `no skill "juggling"` {
+		t.Errorf("path to an unknown skill: %v", err)
+	}
+}

@@ -58,7 +58,7 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newServeCommand(), newUICommand(), newValidateCommand(), newRegistryCommand(), newStagingCommand(), newHistoryCommand(), newDocsCommand(), newRequestsCommand())
-	root.AddCommand(newConformanceCommand())
+	root.AddCommand(newConformanceCommand(), newOAuthCommand())
 	root.AddCommand(newExportAllCommand(systemExportDeps()), newSetupCommand(), newDoctorCommand())
 	root.AddCommand(newPrepareTurnCommand(), newDeeperContextCommand(), newAgentsCommand(), newAuditCommand())
 	root.AddCommand(newReferenceRegistryCommands()...)

@@ -42,14 +42,14 @@ func (f *twinFlags) register(cmd *cobra.Command) {
 func (f *twinFlags) level(cmd *cobra.Command) (string, visibility.Level, error) {
 	text := f.accessLevel
 	if !cmd.Flags().Changed("access-level") {
-		env, set, err := visibility.FromEnv()
+		env, set, err := visibility.FromEnv(os.LookupEnv)
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "bourdon %s: %v\n", cmd.Name(), err)
 		} else if set {
 			text = env.String()
 		}
 	}
-	level, err := visibility.Resolve(&text, false)
+	level, err := visibility.Resolve(&text, false, visibility.Team)
 	if err != nil {
 		return "", 0, fmt.Errorf("--access-level: %w (use public, team or private)", err)
 	}
@@ -247,6 +247,7 @@ func oneShotGC() {
 func newDeeperContextCommand() *cobra.Command {
 	var f twinFlags
 	var l2 l2Flags
+	var agents []string
 	cmd := &cobra.Command{
 		Use:   "deeper-context PROMPT",
 		Short: "Print get_deeper_context's payload for a prompt, read from the library (for hooks)",
@@ -254,16 +255,27 @@ func newDeeperContextCommand() *cobra.Command {
 PROMPT: context assembled from the library (entity summaries, sessions' key
 actions, workstreams, notes), ranked, bounded and redacted, with its
 provenance, plus the external L2 backend's passages when one is configured
-(the L2 flags, or the BOURDON_L2_* variables, as for serve). The library is
-read directly: no server runs. --json prints the tool's JSON instead.`,
+(the L2 flags, or the BOURDON_L2_* variables, as for serve). --agent limits
+it to some agents, as the tool's agents argument. The library is read
+directly: no server runs. --json prints the tool's JSON instead.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			text, level, err := f.level(cmd)
 			if err != nil {
 				return err
 			}
-			log := newLogger(cmd.ErrOrStderr(), true)
-			backend, topK, timeout, err := deeperBackend(l2, log)
+			if len(agents) > deeper.MaxAgents {
+				return fmt.Errorf("--agent: at most %d agents, got %d", deeper.MaxAgents, len(agents))
+			}
+			log := newLogger(cmd.ErrOrStderr(), true, false)
+			l2cfg, warnings, err := resolveL2(l2, processEnv)
+			for _, w := range warnings {
+				log.Warn(w)
+			}
+			if err != nil {
+				return err
+			}
+			backend, err := deeperBackend(l2cfg, processEnv)
 			if err != nil {
 				return err
 			}
@@ -272,13 +284,14 @@ read directly: no server runs. --json prints the tool's JSON instead.`,
 				return err
 			}
 			defer lib.Close()
-			svc := deeper.New(federation.New(lib), deeper.Options{L2: backend, L2TopK: topK, L2Timeout: timeout, Logger: log})
+			svc := deeper.New(federation.New(lib), deeper.Options{L2: backend, L2TopK: l2cfg.TopK, L2Timeout: l2cfg.Timeout, Logger: log})
 			return printPayload(cmd.OutOrStdout(), f, map[string]string{"prompt": args[0], "access_level": text}, svc.DeeperContext(cmd.Context(), deeper.Request{
-				Prompt: args[0], AccessLevel: text, Level: level,
+				Prompt: args[0], AccessLevel: text, Level: level, Agents: agents,
 			}))
 		},
 	}
 	f.register(cmd)
 	l2.register(cmd)
+	cmd.Flags().StringSliceVar(&agents, "agent", nil, "only this agent's rows (repeat, or separate by commas)")
 	return cmd
 }

@@ -433,3 +433,25 @@ func TestReferenceRegistrySpellings(t *testing.T) {
 		t.Errorf("bare agent: %d %q", code, out)
 	}
 }
+
+// TestDeeperContextAgentFlag: --agent is the tool's agents argument.
+func TestDeeperContextAgentFlag(t *testing.T) {
+	unsetenv(t, "BOURDON_DEFAULT_ACCESS_LEVEL", "BOURDON_L2_ENABLED", "BOURDON_L2_ENDPOINT")
+	lib := twinLibrary(t)
+	srv, _ := mcptest.NewServer(t, lib, mcpserver.Options{})
+	cs := mcptest.Connect(t, srv.Server, "in-memory")
+	for _, agents := range [][]string{{"claude-code"}, {"codex"}, {"claude-code", "codex"}, {"nobody"}} {
+		want, _ := mcptest.CallJSON(t, cs, "get_deeper_context", map[string]any{"prompt": "what about Bourdon", "agents": agents})
+		flags := []string{"deeper-context", "what about Bourdon", "--library", lib, "--json"}
+		for _, a := range agents {
+			flags = append(flags, "--agent", a)
+		}
+		out, errOut, code := runWriteCLI(t, newRootCommand(), flags...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("%v: exit %d, stderr %q", flags, code, errOut)
+		}
+		if diff := cmp.Diff(withoutLatency(want), withoutLatency(jsonValue(t, out))); diff != "" {
+			t.Errorf("%v: not the tool's payload (-tool +twin):\n%s", flags, diff)
+		}
+	}
+}

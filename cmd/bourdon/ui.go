@@ -23,7 +23,40 @@ import (
 
 // uiFlags are what bourdon ui adds to serve.
 type uiFlags struct {
-	open bool // open the sign-in link in a browser
+	command bool // started as bourdon ui: HTTP on a loopback address only
+	open    bool // open the sign-in link in a browser
+}
+
+// dashboardSettings are the dashboard's settings, resolved from uiFlags
+// and the address the server is reached at.
+type dashboardSettings struct {
+	// signInLink prints a one-time operator sign-in link: on a loopback
+	// bind the person at the terminal is the operator.
+	signInLink bool
+	// open opens that link in a browser (bourdon ui --open).
+	open bool
+	// secureCookies marks the session cookies Secure on plain HTTP
+	// requests too: the public URL is https, a TLS proxy sits in front.
+	secureCookies bool
+}
+
+// resolve checks bourdon ui's constraints on the serve flags f (HTTP, a
+// loopback bind) and resolves the dashboard's settings.
+func (u uiFlags) resolve(f serveFlags, remote opsConfig) (dashboardSettings, error) {
+	loopback := endpoint.IsLoopbackHost(f.host)
+	if u.command {
+		if f.transport != "http" {
+			return dashboardSettings{}, errors.New("bourdon ui serves HTTP; drop --transport")
+		}
+		if !loopback {
+			return dashboardSettings{}, fmt.Errorf("bourdon ui binds loopback only, not %q; use bourdon serve --transport http --host for a network-reachable server", f.host)
+		}
+	}
+	return dashboardSettings{
+		signInLink:    loopback,
+		open:          u.open,
+		secureCookies: remote.publicURL != nil && remote.publicURL.Scheme == "https",
+	}, nil
 }
 
 // newUICommand returns "bourdon ui": serve over HTTP on loopback, with
@@ -44,13 +77,10 @@ trusted members' only. See docs/dashboard.md.`
 	cmd.Flags().BoolVar(&f.ui.open, "open", false, "open the sign-in link in the default browser")
 	serve := cmd.RunE
 	cmd.RunE = func(c *cobra.Command, args []string) error {
-		if f.transport != "stdio" && f.transport != "http" || c.Flags().Changed("transport") && f.transport != "http" {
-			return errors.New("bourdon ui serves HTTP; drop --transport")
+		f.ui.command = true
+		if !c.Flags().Changed("transport") {
+			f.transport = "http"
 		}
-		if !endpoint.IsLoopbackHost(f.host) {
-			return fmt.Errorf("bourdon ui binds loopback only, not %q; use bourdon serve --transport http --host for a network-reachable server", f.host)
-		}
-		f.transport = "http"
 		if !c.Flags().Changed("port") {
 			f.port = 7501
 		}
@@ -60,11 +90,11 @@ trusted members' only. See docs/dashboard.md.`
 }
 
 // dashboardConfig builds the dashboard of an HTTP server from what the
-// server was built with.
-func dashboardConfig(srv *mcpserver.Server, opts mcpserver.Options, auth *mcphttp.Auth, registryPath, libraryDir string, log *slog.Logger) dashboard.Config {
+// server was built with and its configuration c.
+func dashboardConfig(srv *mcpserver.Server, opts mcpserver.Options, auth *mcphttp.Auth, c serveConfig, libraryDir string, log *slog.Logger) dashboard.Config {
 	cfg := dashboard.Config{
 		MCP: srv.Server, Version: opts.Version, Audit: opts.Audit, Writer: opts.Writer, Requests: opts.Requests,
-		Peers: opts.Peers, Registry: trust.OpenRegistry(registryPath), Logger: log,
+		Peers: opts.Peers, Registry: trust.OpenRegistry(c.registry), SecureCookies: c.dashboard.secureCookies, Logger: log,
 		Doctor: func(ctx context.Context) *doctor.Report {
 			env, err := export.SystemEnv()
 			if err != nil {
@@ -80,21 +110,22 @@ func dashboardConfig(srv *mcpserver.Server, opts mcpserver.Options, auth *mcphtt
 	return cfg
 }
 
-// startDashboard builds the dashboard and says where it is. On a loopback
-// bind it prints a one-time operator sign-in link (the person who started
-// the server is the operator), and opens it with bourdon ui --open.
-func startDashboard(cfg dashboard.Config, f serveFlags, base string, stderr io.Writer) (*dashboard.Dashboard, error) {
+// startDashboard builds the dashboard and says where it is, base being
+// the server's address as clients use it. On a loopback bind it prints a
+// one-time operator sign-in link (the person who started the server is
+// the operator), and opens it with bourdon ui --open.
+func startDashboard(cfg dashboard.Config, s dashboardSettings, base string, stderr io.Writer) (*dashboard.Dashboard, error) {
 	d, err := dashboard.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if !endpoint.IsLoopbackHost(f.host) {
+	if !s.signInLink {
 		fmt.Fprintf(stderr, "dashboard: %s/ui/ (sign in with a member's bdn_ token)\n", base)
 		return d, nil
 	}
 	link := base + d.SignInLink()
 	fmt.Fprintf(stderr, "dashboard: %s/ui/ ; one-time operator sign-in (10 minutes): %s\n", base, link)
-	if f.ui.open {
+	if s.open {
 		if err := openBrowser(link); err != nil {
 			fmt.Fprintf(stderr, "dashboard: could not open a browser (%v); open the link above\n", err)
 		}

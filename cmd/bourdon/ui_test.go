@@ -59,6 +59,16 @@ func TestUIServesTheDashboardWithASignInLink(t *testing.T) {
 	if res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the used link answered %d, want 401", res.StatusCode)
 	}
+	// The dashboard has the MCP endpoint's Host check (DNS rebinding).
+	req, _ := http.NewRequest(http.MethodGet, strings.Replace(link, "/ui/login/link", "/ui/login", 1), nil)
+	req.Host = "attacker.example"
+	if res, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("a foreign Host got %d, want 403", res.StatusCode)
+	}
 	cmd.Process.Signal(syscall.SIGINT)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("bourdon ui did not stop cleanly: %v", err)

@@ -69,9 +69,6 @@ func CascadeText(s string) string {
 	return NativeText(s, 0)
 }
 
-// LooksLikeCredential reports whether battery A would redact s.
-func LooksLikeCredential(s string) bool { return matchesAny(s, nativePatterns) }
-
 func scrub(s string, patterns []*regexp.Regexp, limit, def int) string {
 	if limit <= 0 {
 		limit = def

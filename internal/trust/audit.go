@@ -21,10 +21,10 @@ import (
 // path.
 const AuditEnv = "BOURDON_AUDIT_PATH"
 
-// DefaultAuditPath returns $BOURDON_AUDIT_PATH when set, else
-// ~/.bourdon/audit.jsonl.
-func DefaultAuditPath() (string, error) {
-	if p := os.Getenv(AuditEnv); p != "" {
+// DefaultAuditPath returns $BOURDON_AUDIT_PATH, read with getenv, when
+// set, else ~/.bourdon/audit.jsonl.
+func DefaultAuditPath(getenv func(string) string) (string, error) {
+	if p := getenv(AuditEnv); p != "" {
 		return p, nil
 	}
 	home, err := os.UserHomeDir()

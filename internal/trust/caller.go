@@ -88,6 +88,9 @@ type Caller struct {
 	Grants []string
 	// Transport is how the caller reached the server.
 	Transport Transport
+	// Rate is the member's own rate limit from the registry (unset for
+	// everyone else).
+	Rate RateOverride
 }
 
 // Operator returns the caller of the stdio transport: the local operator,

@@ -39,10 +39,10 @@ const TokenPrefix = "bdn_"
 // is refused as unreadable.
 const maxRegistryBytes = 16 << 20
 
-// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG when set, else
-// ~/.bourdon/federation.yaml.
-func DefaultRegistryPath() (string, error) {
-	if p := os.Getenv(RegistryEnv); p != "" {
+// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG, read with
+// getenv, when set, else ~/.bourdon/federation.yaml.
+func DefaultRegistryPath(getenv func(string) string) (string, error) {
+	if p := getenv(RegistryEnv); p != "" {
 		return p, nil
 	}
 	home, err := os.UserHomeDir()
@@ -100,9 +100,15 @@ type Member struct {
 	Revoked bool
 	// HasToken reports that a token hash is stored.
 	HasToken bool
+	// OAuthSubject is the subject of an external identity provider's
+	// access tokens that acts as this member; "" when none.
+	OAuthSubject string
 	// CreatedAt, RotatedAt and RevokedAt are the stored timestamps
 	// (%Y-%m-%dT%H:%M:%SZ), "" when absent.
 	CreatedAt, RotatedAt, RevokedAt string
+	// Rate is the member's own rate limit (rate_limit, rate_burst); its
+	// unset parts are the server's default.
+	Rate RateOverride
 	// Problem, when set, says why the row does not mean what it seems to:
 	// a missing or unknown tier (it authenticates as quarantined) or an
 	// ill-formed id (it never authenticates).
@@ -255,7 +261,7 @@ func (r *Registry) Authenticate(token string) (Caller, bool) {
 	if matches != 1 {
 		return Caller{}, false
 	}
-	return Caller{ID: match.id, Tier: match.tier, Grants: slices.Clone(match.grants), Transport: HTTP}, true
+	return match.caller(), true
 }
 
 // IsConfigured reports whether any member was ever registered, even if
@@ -290,15 +296,17 @@ func (r *Registry) List() ([]Member, error) {
 	out := make([]Member, 0, len(doc.rows))
 	for _, rw := range doc.rows {
 		m := Member{
-			ID:        rw.id,
-			Tier:      rw.tier,
-			TierName:  rw.tierName,
-			Grants:    slices.Clone(rw.grants),
-			Revoked:   rw.revoked,
-			HasToken:  rw.tokenHash != "",
-			CreatedAt: stampText(rw.raw.Value(keyCreated)),
-			RotatedAt: stampText(rw.raw.Value(keyRotated)),
-			RevokedAt: stampText(rw.raw.Value(keyRevokedAt)),
+			ID:           rw.id,
+			Tier:         rw.tier,
+			TierName:     rw.tierName,
+			Grants:       slices.Clone(rw.grants),
+			Revoked:      rw.revoked,
+			HasToken:     rw.tokenHash != "",
+			OAuthSubject: rw.subject,
+			Rate:         rw.rate,
+			CreatedAt:    stampText(rw.raw.Value(keyCreated)),
+			RotatedAt:    stampText(rw.raw.Value(keyRotated)),
+			RevokedAt:    stampText(rw.raw.Value(keyRevokedAt)),
 		}
 		switch {
 		case !l5.ValidAgentID(rw.id):
@@ -505,6 +513,33 @@ func (r *Registry) Ungrant(id, namespace string) error {
 		}
 		list := slices.DeleteFunc(grantList(rw), func(v any) bool { return v == any(namespace) })
 		rw.raw.Set(keyGrants, list)
+		return rw.check()
+	})
+}
+
+// SetRateLimit sets a member's own rate limit; the unset parts of o are
+// removed from the row, so the server's default applies to them again.
+func (r *Registry) SetRateLimit(id string, o RateOverride) error {
+	if o.Burst != 0 {
+		if err := CheckBurst(o.Burst); err != nil {
+			return regErr(ErrInvalid, "invalid rate limit: %v", err)
+		}
+	}
+	return r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		if o.PerSecond == nil {
+			rw.raw.Delete(keyRateLimit)
+		} else {
+			rw.raw.Set(keyRateLimit, FormatRate(*o.PerSecond))
+		}
+		if o.Burst == 0 {
+			rw.raw.Delete(keyRateBurst)
+		} else {
+			rw.raw.Set(keyRateBurst, int64(o.Burst))
+		}
 		return rw.check()
 	})
 }

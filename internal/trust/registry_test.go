@@ -683,12 +683,12 @@ func TestDefaultRegistryPath(t *testing.T) {
 		t.Skip("home directory and separators differ")
 	}
 	t.Setenv(RegistryEnv, "/x/fed.yaml")
-	if p, err := DefaultRegistryPath(); err != nil || p != "/x/fed.yaml" {
+	if p, err := DefaultRegistryPath(os.Getenv); err != nil || p != "/x/fed.yaml" {
 		t.Errorf("env: %q %v", p, err)
 	}
 	t.Setenv(RegistryEnv, "")
 	t.Setenv("HOME", "/home/someone")
-	if p, err := DefaultRegistryPath(); err != nil || p != "/home/someone/.bourdon/federation.yaml" {
+	if p, err := DefaultRegistryPath(os.Getenv); err != nil || p != "/home/someone/.bourdon/federation.yaml" {
 		t.Errorf("default: %q %v", p, err)
 	}
 }
@@ -756,5 +756,72 @@ func TestRegistryAndWritePathShareOneAgentIDRule(t *testing.T) {
 	}
 	if _, err := r.Add(long[:l5.MaxAgentIDLength], TierTrusted, nil); err != nil {
 		t.Errorf("a %d-character id: %v", l5.MaxAgentIDLength, err)
+	}
+}
+
+func TestRegistryOAuthSubject(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "federation.yaml")
+	reg := OpenRegistry(path)
+	if _, err := reg.Add("alice", TierTrusted, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Add("bob", TierQuarantined, []string{"alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := reg.BySubject("auth0|alice"); ok {
+		t.Fatal("an unmapped subject authenticated")
+	}
+	if err := reg.SetSubject("alice", "auth0|alice"); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.SetSubject("bob", "auth0|alice"); err == nil {
+		t.Fatal("a subject was mapped to two members")
+	}
+	if err := reg.SetSubject("bob", "bad\nsubject"); err == nil {
+		t.Fatal("a subject with a newline was stored")
+	}
+	// A fresh reader sees the field: it is stored in the file, next to
+	// the reference's keys.
+	other := OpenRegistry(path)
+	c, ok := other.BySubject("auth0|alice")
+	if !ok || c.ID != "alice" || c.Tier != TierTrusted {
+		t.Fatalf("BySubject = %+v, %v", c, ok)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), "oauth_subject: auth0|alice") {
+		t.Fatalf("registry file lacks the subject:\n%s", data)
+	}
+	members, _ := other.List()
+	if members[0].OAuthSubject != "auth0|alice" {
+		t.Fatalf("List: %+v", members[0])
+	}
+	_, gen, ok := reg.Lookup("alice")
+	if !ok || gen == "" {
+		t.Fatalf("Lookup alice: %q %v", gen, ok)
+	}
+	if err := reg.Revoke("alice"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := reg.Lookup("alice"); ok {
+		t.Fatal("Lookup found a revoked member")
+	}
+	if _, ok := reg.BySubject("auth0|alice"); ok {
+		t.Fatal("a revoked member's subject authenticated")
+	}
+	if err := reg.SetSubject("bob", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := reg.Lookup("nobody"); ok {
+		t.Fatal("Lookup found an unknown member")
+	}
+}
+
+func TestRegistryRejectsNonStringSubject(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "federation.yaml")
+	if err := os.WriteFile(path, []byte("version: 1\nagents:\n  alice:\n    tier: trusted\n    oauth_subject: [1]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := OpenRegistry(path).Err(); err == nil {
+		t.Fatal("a list subject was accepted")
 	}
 }

@@ -150,3 +150,54 @@ func ContentFor(markdown, moniker string, registry []graph.Moniker) string {
 	}
 	return out.String()
 }
+
+// Locale is the one locale the corpus is written in.
+const Locale = "en-us"
+
+// UnknownMonikerError is a moniker that the registry does not name.
+type UnknownMonikerError struct {
+	Moniker string
+	// Known are the registry's monikers, in its order.
+	Known []string
+}
+
+func (e *UnknownMonikerError) Error() string {
+	return fmt.Sprintf("unknown moniker %q; known monikers: %s", e.Moniker, strings.Join(e.Known, ", "))
+}
+
+// NotApplicableError is a node whose moniker range leaves a moniker out.
+type NotApplicableError struct {
+	UID, Moniker string
+	// Range is the node's monikerRange as written.
+	Range string
+}
+
+func (e *NotApplicableError) Error() string {
+	return fmt.Sprintf("%s does not apply to %s (it applies to %s)", e.UID, e.Moniker, e.Range)
+}
+
+// AppliesTo checks that a node applies to a product version: nil when
+// moniker is empty or the node has no monikerRange or its range includes
+// moniker; an *UnknownMonikerError when the registry does not name
+// moniker; a *NotApplicableError when the range leaves it out (a range
+// that cannot be read includes nothing).
+func AppliesTo(n *graph.Node, moniker string, registry []graph.Moniker) error {
+	if moniker == "" {
+		return nil
+	}
+	if _, ok := findMoniker(registry, moniker); !ok {
+		known := make([]string, len(registry))
+		for i, m := range registry {
+			known[i] = m.Name
+		}
+		return &UnknownMonikerError{Moniker: moniker, Known: known}
+	}
+	rng := n.Str("monikerRange")
+	if rng == "" {
+		return nil
+	}
+	if r, err := ParseMonikerRange(rng); err != nil || !r.Includes(moniker, registry) {
+		return &NotApplicableError{UID: n.UID, Moniker: moniker, Range: rng}
+	}
+	return nil
+}

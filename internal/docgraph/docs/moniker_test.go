@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
@@ -62,6 +63,35 @@ func TestContentFor(t *testing.T) {
 	} {
 		if got := ContentFor(md, moniker, registry); got != want {
 			t.Errorf("%q:\n%q\nwant\n%q", moniker, got, want)
+		}
+	}
+}
+
+func TestAppliesTo(t *testing.T) {
+	registry := []graph.Moniker{
+		{Name: "yuva-1.0", Product: "yuva", Order: 100},
+		{Name: "yuva-2.0", Product: "yuva", Order: 200},
+	}
+	node := func(rng string) *graph.Node {
+		n := &graph.Node{UID: "d", Label: graph.Doc, Props: map[string]any{}}
+		if rng != "" {
+			n.Props["monikerRange"] = rng
+		}
+		return n
+	}
+	for _, ok := range []struct{ rng, moniker string }{{">=yuva-2.0", ""}, {"", "yuva-1.0"}, {">=yuva-2.0", "yuva-2.0"}} {
+		if err := AppliesTo(node(ok.rng), ok.moniker, registry); err != nil {
+			t.Errorf("%q in %q: %v", ok.moniker, ok.rng, err)
+		}
+	}
+	var unknown *UnknownMonikerError
+	if err := AppliesTo(node(""), "namzu-1.0", registry); !errors.As(err, &unknown) || err.Error() != `unknown moniker "namzu-1.0"; known monikers: yuva-1.0, yuva-2.0` {
+		t.Errorf("unknown moniker: %v", err)
+	}
+	var na *NotApplicableError
+	for _, rng := range []string{">=yuva-2.0", "yuva-1.0 ~"} {
+		if err := AppliesTo(node(rng), "yuva-1.0", registry); !errors.As(err, &na) || na.Range != rng || err.Error() != "d does not apply to yuva-1.0 (it applies to "+rng+")" {
+			t.Errorf("range %q: %v", rng, err)
 		}
 	}
 }

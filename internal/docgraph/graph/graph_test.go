@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,5 +100,29 @@ func TestVocabularyIsClosedAndConsistent(t *testing.T) {
 				t.Fatalf("edge %s names unknown label %s", e.Type, l)
 			}
 		}
+	}
+}
+
+func TestVocabularyNamesAreParsedWithTypedErrors(t *testing.T) {
+	if spec, err := ParseLabel("adr"); err != nil || spec.Label != ADR {
+		t.Errorf("ParseLabel(adr) = %v, %v", spec.Label, err)
+	}
+	if _, err := ParseLabel("Widget"); !errors.Is(err, ErrUnknownLabel) || !strings.Contains(err.Error(), `"Widget"; the vocabulary has Org, Repo`) {
+		t.Errorf("ParseLabel(Widget): %v", err)
+	}
+	types, err := ParseEdgeTypes([]string{"xref", "partOf"})
+	if err != nil || !slices.Equal(types, []EdgeType{Xref, PartOf}) {
+		t.Errorf("ParseEdgeTypes = %v, %v", types, err)
+	}
+	if _, err := ParseEdgeTypes([]string{"xref", "Xref"}); !errors.Is(err, ErrUnknownEdgeType) || !strings.HasSuffix(err.Error(), "governedBy, certifies") {
+		t.Errorf("edge names are case-sensitive: %v", err)
+	}
+	for _, e := range EdgesTouching(Skill) {
+		if len(e.From) > 0 && !slices.Contains(e.From, Skill) && !slices.Contains(e.To, Skill) {
+			t.Errorf("%s does not touch Skill", e.Type)
+		}
+	}
+	if got := EdgesTouching(Skill); !slices.ContainsFunc(got, func(e EdgeSpec) bool { return e.Type == Certifies }) || slices.ContainsFunc(got, func(e EdgeSpec) bool { return e.Type == GovernedBy }) {
+		t.Errorf("EdgesTouching(Skill) = %v", got)
 	}
 }

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -158,6 +160,59 @@ func LookupEdge(name string) (EdgeSpec, bool) {
 		return EdgeSpec{}, false
 	}
 	return edges[i], true
+}
+
+// The errors of names outside the vocabulary; ParseLabel and
+// ParseEdgeTypes wrap them with the name and the vocabulary.
+var (
+	ErrUnknownLabel    = errors.New("unknown node type")
+	ErrUnknownEdgeType = errors.New("unknown edge type")
+)
+
+// ParseLabel is LookupLabel with an error, wrapping ErrUnknownLabel, that
+// lists the labels of the vocabulary.
+func ParseLabel(name string) (LabelSpec, error) {
+	spec, ok := LookupLabel(name)
+	if !ok {
+		known := make([]string, len(labels))
+		for i, l := range labels {
+			known[i] = string(l.Label)
+		}
+		return LabelSpec{}, fmt.Errorf("%w %q; the vocabulary has %s", ErrUnknownLabel, name, strings.Join(known, ", "))
+	}
+	return spec, nil
+}
+
+// ParseEdgeTypes looks up edge type names; the first name outside the
+// vocabulary gives an error, wrapping ErrUnknownEdgeType, that lists the
+// edge types of the vocabulary. No names give none.
+func ParseEdgeTypes(names []string) ([]EdgeType, error) {
+	var out []EdgeType
+	for _, name := range names {
+		e, ok := LookupEdge(name)
+		if !ok {
+			known := make([]string, len(edges))
+			for i, e := range edges {
+				known[i] = string(e.Type)
+			}
+			return nil, fmt.Errorf("%w %q; the vocabulary has %s", ErrUnknownEdgeType, name, strings.Join(known, ", "))
+		}
+		out = append(out, e.Type)
+	}
+	return out, nil
+}
+
+// EdgesTouching returns the edge types that may start or end at a node of
+// label l (an edge type that names no source labels touches every label),
+// in vocabulary order.
+func EdgesTouching(l Label) []EdgeSpec {
+	var out []EdgeSpec
+	for _, e := range edges {
+		if len(e.From) == 0 || slices.Contains(e.From, l) || slices.Contains(e.To, l) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // edgeIndex returns the position of t in the vocabulary, or -1.

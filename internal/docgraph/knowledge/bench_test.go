@@ -22,6 +22,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/docgraph/knowledge"
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/testkit/libgen"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 )
@@ -107,5 +108,28 @@ func BenchmarkRebuildOneManifest(b *testing.B) {
 		if len(changed) != 1 || len(added)+len(removed) != 0 {
 			b.Fatalf("revision %d: changed %d, added %d, removed %d; want one change", rev, len(changed), len(added), len(removed))
 		}
+	}
+}
+
+// BenchmarkFindOnLargeGraph measures View.Find on the joined graph of the
+// benchmark library: a uid that exists, and a misspelt one, whose error
+// names the three closest visible uids (a scan of every node). Compare
+// the two in one run: the ratio is what a misspelling costs.
+func BenchmarkFindOnLargeGraph(b *testing.B) {
+	store := benchStore(b, libgen.BenchmarkLibrary(b))
+	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: corpusDirs, Store: store})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := kb.Current().View(knowledge.Viewer{Level: visibility.Private})
+	for name, uid := range map[string]string{"known": pinDoc, "misspelt": "cogitave.learn.docs.pin-a-namzu-relase"} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				_, _, err := v.Find(uid)
+				if (err != nil) != (name == "misspelt") {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

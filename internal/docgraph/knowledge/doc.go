@@ -66,6 +66,16 @@
 // node with visibility "internal" is hidden below team; every other node
 // is visible. The test costs a few slice reads.
 //
+// # Queries
+//
+// Snapshot.View gives a viewer's part of a snapshot, and the docs queries
+// are View's methods: Find (a uid, or the closest visible ones in an
+// UnknownUIDError), Fetch (content as read in one product version),
+// ResolveXref, Related (the typed neighbourhood, bounded), LearningPath,
+// Search and Query (openCypher). Each answers within the view, with typed
+// errors, so the MCP tools and the command line share them; Listed and
+// CatalogueChanges say which nodes every caller may list.
+//
 // # Search
 //
 // The index covers the documentation graph alone (the corpus as

@@ -5,7 +5,6 @@ package registry
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/automations"
@@ -38,14 +37,3 @@ var all = []export.Exporter{
 
 // All returns every exporter, sorted by agent id.
 func All() []export.Exporter { return slices.Clone(all) }
-
-// Lookup returns the exporter of agent id.
-func Lookup(id string) (export.Exporter, bool) {
-	i, ok := slices.BinarySearchFunc(all, id, func(e export.Exporter, id string) int {
-		return strings.Compare(e.Info().ID, id)
-	})
-	if !ok {
-		return nil, false
-	}
-	return all[i], true
-}

@@ -9,6 +9,17 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 )
 
+// lookup returns the exporter of agent id.
+func lookup(id string) (export.Exporter, bool) {
+	i, ok := slices.BinarySearchFunc(All(), id, func(e export.Exporter, id string) int {
+		return strings.Compare(e.Info().ID, id)
+	})
+	if !ok {
+		return nil, false
+	}
+	return All()[i], true
+}
+
 func TestTableIsSortedUniqueAndValid(t *testing.T) {
 	ids := []string{}
 	for _, e := range All() {
@@ -22,16 +33,16 @@ func TestTableIsSortedUniqueAndValid(t *testing.T) {
 		if info.Label == "" {
 			t.Errorf("%s: no label", info.ID)
 		}
-		if got, ok := Lookup(info.ID); !ok || got.Info().ID != info.ID {
-			t.Errorf("Lookup(%q) failed", info.ID)
+		if got, ok := lookup(info.ID); !ok || got.Info().ID != info.ID {
+			t.Errorf("lookup(%q) failed", info.ID)
 		}
 		ids = append(ids, info.ID)
 	}
 	if !slices.IsSortedFunc(ids, strings.Compare) || len(slices.Compact(slices.Clone(ids))) != len(ids) {
 		t.Errorf("the table must be sorted by id without duplicates: %v", ids)
 	}
-	if _, ok := Lookup("no-such-agent"); ok {
-		t.Error("Lookup found an unknown id")
+	if _, ok := lookup("no-such-agent"); ok {
+		t.Error("lookup found an unknown id")
 	}
 	var _ export.Exporter // the table's element type
 }
@@ -43,7 +54,7 @@ func TestLabelsAreTheReferenceDisplayNames(t *testing.T) {
 		"copilot-cli":           "GitHub Copilot CLI",
 		"copilot-vscode":        "GitHub Copilot · VS Code",
 	} {
-		e, ok := Lookup(id)
+		e, ok := lookup(id)
 		if !ok {
 			t.Errorf("%s is not registered", id)
 			continue

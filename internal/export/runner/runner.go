@@ -155,9 +155,6 @@ func Failed(results []Result) bool {
 	return false
 }
 
-// CachePath is where the runner keeps agent id's incremental cache.
-func CachePath(library, id string) string { return commit.New(library).CachePath(id) }
-
 // Run runs the exporters and returns one Result per agent, in agent-id
 // order. The error is for options it cannot run (an unknown agent, a bad
 // access level, no environment); what goes wrong with an agent is in its

@@ -243,11 +243,11 @@ func TestRunIsIncrementalAndANoOpWhenNothingChanged(t *testing.T) {
 	if first.Status != StatusOK || first.CacheReads != 3 || first.CacheHits != 0 || reads != 3 {
 		t.Fatalf("first run: %+v (%d reads)", first, reads)
 	}
-	cache, err := os.ReadFile(CachePath(lib, "store"))
+	cache, err := os.ReadFile(commit.New(lib).CachePath("store"))
 	if err != nil || !strings.Contains(string(cache), "payouts") || strings.Contains(string(cache), secret) {
 		t.Errorf("the cache holds what was read, redacted: %s %v", cache, err)
 	}
-	if info, err := os.Stat(CachePath(lib, "store")); err != nil || info.Mode().Perm() != 0o600 {
+	if info, err := os.Stat(commit.New(lib).CachePath("store")); err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("the cache is the owner's only: %v %v", info.Mode(), err)
 	}
 

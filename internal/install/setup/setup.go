@@ -92,7 +92,6 @@ type Change struct {
 	before, after []byte
 	mode          fs.FileMode
 	edits         []Edit
-	record        *RecordFile // undo: the record entry it takes back
 }
 
 // ExportResult is the first export.

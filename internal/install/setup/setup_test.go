@@ -153,19 +153,6 @@ func (m *machine) options(out *bytes.Buffer) Options {
 	}
 }
 
-func (m *machine) run(o Options) (*Report, string, error) {
-	m.t.Helper()
-	var out bytes.Buffer
-	if o.Out == nil {
-		o.Out = &out
-	}
-	rep, err := Run(context.Background(), o)
-	if b, ok := o.Out.(*bytes.Buffer); ok {
-		return rep, b.String(), err
-	}
-	return rep, "", err
-}
-
 func (m *machine) setup(mod func(*Options)) (*Report, string) {
 	m.t.Helper()
 	var out bytes.Buffer

@@ -10,14 +10,36 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/getbourdon/bourdon-go/internal/trust"
+	"github.com/getbourdon/bourdon-go/internal/trust/oauth"
 )
 
 // Auth identifies HTTP callers by bearer token, as the reference does: a
 // registry member's token, or the legacy shared token (which makes the
-// caller the operator).
+// caller the operator); and, when OAuth is set, by an OAuth access token
+// issued for this resource to a registry member.
 type Auth struct {
 	Registry    *trust.Registry // may be nil when only the legacy token is used
 	LegacyToken string          // "" means none; an empty token never matches
+	// OAuth, when set, also accepts OAuth access tokens (checked by its
+	// Verifier), points every 401 and 403 at its metadata, and holds
+	// those tokens to their scopes.
+	OAuth *oauth.Resource
+	// OnRefused, when set, is told why each request was refused: one of
+	// the Refused* reasons.
+	OnRefused func(reason string)
+}
+
+// The reasons a request is refused authentication.
+const (
+	RefusedNotConfigured = "not_configured"
+	RefusedMissingToken  = "missing_token"
+	RefusedInvalidToken  = "invalid_token"
+)
+
+func (a *Auth) refused(reason string) {
+	if a.OnRefused != nil {
+		a.OnRefused(reason)
+	}
 }
 
 // Configured reports whether any caller could authenticate at all.
@@ -28,6 +50,11 @@ func (a *Auth) Configured() bool {
 // callerKey carries the caller from the bearer check to the token verifier
 // of the SDK, which hands it to the MCP handlers.
 type callerKey struct{}
+
+// scopesKey carries the scopes of an OAuth access token from the bearer
+// check to the body check (scopesAllow); bearer tokens of the registry
+// carry none, their tier alone decides.
+type scopesKey struct{}
 
 // CallerExtra is the key of auth.TokenInfo.Extra that holds the
 // trust.Caller of a request.
@@ -42,14 +69,20 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 	// to the caller that opened it.
 	sdk := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		c, _ := ctx.Value(callerKey{}).(trust.Caller)
+		g, ok := ctx.Value(scopesKey{}).(oauth.Grant)
+		if !ok {
+			g.Expiry = time.Now().Add(24 * time.Hour)
+		}
 		return &auth.TokenInfo{
 			UserID:     c.ID,
-			Expiration: time.Now().Add(24 * time.Hour),
+			Scopes:     g.Scopes,
+			Expiration: g.Expiry,
 			Extra:      map[string]any{CallerExtra: c},
 		}, nil
 	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !a.Configured() {
+			a.refused(RefusedNotConfigured)
 			refuse(w)
 			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
 			return
@@ -57,22 +90,32 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 		token = strings.TrimSpace(token)
 		if !ok || !strings.EqualFold(scheme, "bearer") || token == "" {
-			unauthorized(w, "missing Bearer token")
+			a.refused(RefusedMissingToken)
+			a.unauthorized(w, "", "missing Bearer token")
 			return
 		}
+		ctx := r.Context()
 		caller, found := a.Caller(token)
+		if !found && a.OAuth != nil {
+			// An OAuth access token; its scopes go with the request.
+			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil {
+				caller, found = g.Caller, true
+				ctx = context.WithValue(ctx, scopesKey{}, g)
+			}
+		}
 		if !found {
-			unauthorized(w, "invalid or revoked Bearer token")
+			a.refused(RefusedInvalidToken)
+			a.unauthorized(w, "invalid_token", "invalid or revoked Bearer token")
 			return
 		}
 		caller.Transport = trust.HTTP
-		sdk.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, caller)))
+		sdk.ServeHTTP(w, r.WithContext(context.WithValue(ctx, callerKey{}, caller)))
 	})
 }
 
-// Caller returns the caller a bearer token names (the legacy shared
-// token, then the registry's members), as the HTTP transport checks it;
-// the dashboard's sign-in uses the same check.
+// Caller returns the caller a bdn_ bearer token names (the legacy shared
+// token, then the registry's members), as the HTTP transport checks it
+// before trying OAuth; the dashboard's sign-in uses the same check.
 func (a *Auth) Caller(token string) (trust.Caller, bool) {
 	caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
 	if !found && a.Registry != nil {
@@ -81,10 +124,37 @@ func (a *Auth) Caller(token string) (trust.Caller, bool) {
 	return caller, found
 }
 
-func unauthorized(w http.ResponseWriter, msg string) {
+// unauthorized answers 401; with OAuth the challenge names the
+// resource's metadata and the scopes to ask for.
+func (a *Auth) unauthorized(w http.ResponseWriter, errCode, msg string) {
 	refuse(w)
-	w.Header().Set("WWW-Authenticate", `Bearer realm="bourdon"`)
+	challenge := `Bearer realm="bourdon"`
+	if a.OAuth != nil {
+		challenge = a.OAuth.Challenge(errCode, oauth.DefaultScopes)
+	}
+	w.Header().Set("WWW-Authenticate", challenge)
 	jsonError(w, http.StatusUnauthorized, msg)
+}
+
+// scopesAllow holds an OAuth access token to its scopes: a request body
+// that needs a scope the token lacks gets 403 insufficient_scope, whose
+// challenge asks for the token's scopes plus the missing ones. Requests
+// authenticated otherwise pass.
+func (a *Auth) scopesAllow(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	if a == nil || a.OAuth == nil {
+		return true
+	}
+	g, ok := r.Context().Value(scopesKey{}).(oauth.Grant)
+	if !ok {
+		return true
+	}
+	missing := oauth.Missing(g.Scopes, oauth.NeededScopes(body))
+	if len(missing) == 0 {
+		return true
+	}
+	w.Header().Set("WWW-Authenticate", a.OAuth.Challenge("insufficient_scope", oauth.Union(g.Scopes, missing)))
+	jsonError(w, http.StatusForbidden, "insufficient_scope: this request needs the scope "+strings.Join(missing, " "))
+	return false
 }
 
 func jsonError(w http.ResponseWriter, status int, msg string) {

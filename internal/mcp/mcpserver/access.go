@@ -26,16 +26,22 @@ func callerOf(extra *mcp.RequestExtra) trust.Caller {
 	return op
 }
 
-// authorize decides whether the caller may do op on namespace ("" when
-// the call names none), records the decision in the audit log, and
-// returns it. Every tool and resource goes through here.
-func (s *Server) authorize(extra *mcp.RequestExtra, op, namespace string) trust.Decision {
-	d := trust.Decide(op, callerOf(extra), namespace)
+// decide decides whether caller may do op on namespace ("" when the call
+// names none), records the decision in the audit log, and returns it. Only
+// the access steps call it: addTool for every tool, resourceHandler for
+// every resource read, complete and maySubscribe; handlers receive its
+// decision.
+func (s *Server) decide(caller trust.Caller, op, namespace string) trust.Decision {
+	d := trust.Decide(op, caller, namespace)
 	if err := s.opts.Audit.RecordDecision(d); err != nil && s.opts.Logger != nil {
 		s.opts.Logger.Warn("audit record failed", "err", err)
 	}
 	return d
 }
+
+// offer records that the server answers op through an access step, so a
+// test can hold the offered operations against the access rules.
+func (s *Server) offer(op string) { s.surfaces = append(s.surfaces, op) }
 
 // reader limits a read to the namespaces the caller may read; nil (every
 // agent) for trusted callers.
@@ -61,14 +67,11 @@ func (s *Server) resourceAccess(d trust.Decision, def visibility.Level) visibili
 }
 
 // inBand carries another payload than the tool's usual one out of a
-// handler: a refusal, or an error the reference reports in the payload.
-// addTool answers with it as a normal result.
+// handler: an error the reference reports in the payload, or a staged
+// write's answer. addTool answers with it as a normal result.
 type inBand struct{ payload any }
 
 func (e inBand) Error() string { return "in-band payload" }
-
-// deny returns the error that makes a tool answer with d's denial.
-func deny(d trust.Decision) error { return inBand{d.Denial()} }
 
 // deref returns *p, or "" for nil.
 func deref(p *string) string {

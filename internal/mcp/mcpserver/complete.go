@@ -6,47 +6,46 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
 
 // maxCompletions bounds one completion answer, as the protocol asks.
 const maxCompletions = 100
 
-// complete offers values for the arguments of the resource templates:
-// agent ids for {agent_id}, entity names (public ones) for {name}. The
-// typed prefix matches case-insensitively. A value that is a credential as
-// a field (redaction.go) is not offered: completing it would show it, and
-// the sentinel is no value to complete to.
-//
-// Like every read it goes through the access decision, and is audited.
+// complete is the access step of completions: the completion is decided
+// and audited like every read (decide), and a refusal completes nothing.
 func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	r := reader(s.authorize(req.Extra, "completion", ""))
-	var values []string
-	total := 0
-	if ref := req.Params.Ref; ref != nil && ref.Type == "ref/resource" {
-		prefix := req.Params.Argument.Value
-		switch {
-		case strings.HasPrefix(ref.URI, agentMemoryPrefix) && req.Params.Argument.Name == "agent_id":
-			for _, id := range s.store.ListAgents(r) {
-				if hasPrefixFold(id, prefix) && completable(id) {
-					total++
-					if len(values) < maxCompletions {
-						values = append(values, id)
-					}
-				}
-			}
-		case strings.HasPrefix(ref.URI, entityPrefix) && req.Params.Argument.Name == "name":
-			values, total = s.store.EntityNames(prefix, visibility.Public, maxCompletions, r, completable)
-		}
-	}
-	if values == nil {
-		values = []string{}
+	values, total := []string{}, 0
+	if d := s.decide(callerOf(req.Extra), "completion", ""); d.Allowed {
+		values, total = s.completions(req.Params, reader(d))
 	}
 	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{
 		Values: values, Total: total, HasMore: total > len(values),
 	}}, nil
 }
 
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+// completions offers values for the arguments of the resource templates,
+// read as r allows: agent ids for {agent_id}, entity names (public ones)
+// for {name}, at most maxCompletions, with how many there are. The typed
+// prefix matches case-insensitively. A value that is a credential as a
+// field (redaction.go) is not offered, nor counted: completing it would
+// show it, and the sentinel is no value to complete to.
+func (s *Server) completions(p *mcp.CompleteParams, r federation.Reader) ([]string, int) {
+	values, total := []string{}, 0
+	ref := p.Ref
+	if ref == nil || ref.Type != "ref/resource" {
+		return values, total
+	}
+	prefix := p.Argument.Value
+	switch {
+	case strings.HasPrefix(ref.URI, agentMemoryPrefix) && p.Argument.Name == "agent_id":
+		values, total = s.store.AgentIDs(prefix, maxCompletions, r, completable)
+	case strings.HasPrefix(ref.URI, entityPrefix) && p.Argument.Name == "name":
+		values, total = s.store.EntityNames(prefix, visibility.Public, maxCompletions, r, completable)
+	}
+	if values == nil {
+		values = []string{}
+	}
+	return values, total
 }

@@ -211,9 +211,9 @@ func TestRequestLookupsTellNothingAcrossAreas(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := mcptest.ConnectAs(t, srv.Server, &mcphttp.Auth{Registry: registry}, token, "")
-	for _, tool := range []string{"get_request", "get_dod"} {
-		_, other := call(t, q, tool, map[string]any{"id": r.ID})
-		_, missing := call(t, q, tool, map[string]any{"id": "REQ-2099-0999"})
+	for tool, args := range map[string]map[string]any{"get_request": nil, "get_dod": nil, "advance_stage": {"to": "evaluate"}} {
+		_, other := call(t, q, tool, with(args, "id", r.ID))
+		_, missing := call(t, q, tool, with(args, "id", "REQ-2099-0999"))
 		wantOther := strings.Replace(errText(missing), "REQ-2099-0999", r.ID, 1)
 		if !other.IsError || errText(other) != wantOther {
 			t.Errorf("%s of another area's request: %q; of a missing one: %q", tool, errText(other), errText(missing))

@@ -2,12 +2,14 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
@@ -37,55 +39,102 @@ func memoryResource(id string) *mcp.Resource {
 	}
 }
 
-func (s *Server) registerResources(srv *mcp.Server) {
-	srv.AddResource(&mcp.Resource{
+// resource declares one resource read, as tool declares a tool: its
+// operation in the access rules, how the URI names what to read (A) and
+// the namespace, how the answer is redacted, and the read itself.
+type resource[A any] struct {
+	op   string
+	kind redact.Kind
+	// target returns what uri names and the namespace it reads ("" for
+	// none); ok is false for a URI that names nothing this resource serves.
+	target func(uri string) (arg A, namespace string, ok bool)
+	// read answers an allowed read. An inBand error answers with another
+	// payload, redacted as prose: it is an error that echoes the URI.
+	read func(d trust.Decision, arg A) (any, error)
+}
+
+// resourceHandler is the access step of resource reads, as addTool is of
+// tool calls: a URI that names nothing is not found; otherwise the read is
+// decided and audited (decide), a refusal answered with the denial
+// payload, and only an allowed read reaches r.read, whose answer is
+// redacted as r.kind (jsonResource).
+func resourceHandler[A any](s *Server, r resource[A]) mcp.ResourceHandler {
+	s.offer(r.op)
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		uri := req.Params.URI
+		arg, namespace, ok := r.target(uri)
+		if !ok {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		d := s.decide(callerOf(req.Extra), r.op, namespace)
+		if !d.Allowed {
+			return jsonResource(uri, r.kind, d.Denial())
+		}
+		v, err := r.read(d, arg)
+		var other inBand
+		switch {
+		case errors.As(err, &other):
+			return jsonResource(uri, redact.Prose, other.payload)
+		case err != nil:
+			return nil, err
+		}
+		return jsonResource(uri, r.kind, v)
+	}
+}
+
+// exactly is the target of a resource with one URI, which names nothing
+// more.
+func exactly(string) (struct{}, string, bool) { return struct{}{}, "", true }
+
+// memoryTarget is the target of agent-library://agents/{agent_id}/memory:
+// the agent, which is also the namespace read.
+func memoryTarget(uri string) (string, string, bool) {
+	id, ok := segment(uri, agentMemoryPrefix, agentMemorySuffix)
+	return id, id, ok
+}
+
+// entityTarget is the target of agent-library://entities/{name}, which
+// reads every namespace (filtered to the caller's grants).
+func entityTarget(uri string) (string, string, bool) {
+	name, ok := segment(uri, entityPrefix, "")
+	return name, "", ok
+}
+
+func (s *Server) registerResources() {
+	s.AddResource(&mcp.Resource{
 		URI:         agentsURI,
 		Name:        "agents",
 		Title:       "Agents",
 		Description: "JSON list of the agent ids in this library.",
 		MIMEType:    "application/json",
-	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		d := s.authorize(req.Extra, "resource:agents", "")
-		return jsonResource(req.Params.URI, redact.Field, s.store.ListAgents(reader(d)))
-	})
-	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+	}, resourceHandler(s, resource[struct{}]{op: "resource:agents", target: exactly, read: func(d trust.Decision, _ struct{}) (any, error) {
+		return s.store.ListAgents(reader(d)), nil
+	}}))
+	// The agents' memory resources are listed (and added as they come,
+	// announce) with the handler of the template.
+	s.readMemory = resourceHandler(s, resource[string]{op: "resource:agent-memory", target: memoryTarget, read: func(d trust.Decision, id string) (any, error) {
+		m, found := s.store.AgentManifest(id, s.resourceAccess(d, visibility.Public))
+		if !found {
+			return nil, inBand{map[string]string{"error": "agent not found: " + id}}
+		}
+		return m, nil
+	}})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: agentMemoryPrefix + "{agent_id}" + agentMemorySuffix,
 		Name:        "agent-memory",
 		Title:       "Agent memory",
 		Description: memoryDescription + ` An unknown agent gives {"error": "agent not found: <id>"}.`,
 		MIMEType:    "application/json",
 	}, s.readMemory)
-	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+	s.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: entityPrefix + "{name}",
 		Name:        "entity",
 		Title:       "Entity across agents",
 		Description: "JSON list of the public matches for one entity name or alias across agents (as find_entity at access level public).",
 		MIMEType:    "application/json",
-	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		name, ok := segment(req.Params.URI, entityPrefix, "")
-		if !ok {
-			return nil, mcp.ResourceNotFoundError(req.Params.URI)
-		}
-		d := s.authorize(req.Extra, "resource:entity", "")
-		return jsonResource(req.Params.URI, redact.Field, s.store.FindEntity(name, visibility.Public, reader(d)))
-	})
-}
-
-// readMemory serves agent-library://agents/{agent_id}/memory.
-func (s *Server) readMemory(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	id, ok := segment(req.Params.URI, agentMemoryPrefix, agentMemorySuffix)
-	if !ok {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
-	}
-	d := s.authorize(req.Extra, "resource:agent-memory", id)
-	if !d.Allowed {
-		return jsonResource(req.Params.URI, redact.Field, d.Denial())
-	}
-	m, found := s.store.AgentManifest(id, s.resourceAccess(d, visibility.Public))
-	if !found {
-		return jsonResource(req.Params.URI, redact.Prose, map[string]string{"error": "agent not found: " + id})
-	}
-	return jsonResource(req.Params.URI, redact.Field, m)
+	}, resourceHandler(s, resource[string]{op: "resource:entity", target: entityTarget, read: func(d trust.Decision, name string) (any, error) {
+		return s.store.FindEntity(name, visibility.Public, reader(d)), nil
+	}}))
 }
 
 // segment extracts the single path segment between prefix and suffix of

@@ -10,6 +10,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/knowledge"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
@@ -31,6 +32,7 @@ import (
 const NodeURIMetaKey = "io.getbourdon/uri"
 
 func (s *Server) registerNodeResources() {
+	s.readNode = resourceHandler(s, resource[nodeTarget]{op: "resource:node", kind: redact.Prose, target: nodeTargetOf, read: s.nodeRead})
 	for _, l := range graph.Labels() {
 		s.AddResourceTemplate(&mcp.ResourceTemplate{
 			URITemplate: graph.URIScheme + l.URIType() + "/{uid}",
@@ -45,28 +47,30 @@ func (s *Server) registerNodeResources() {
 	s.syncCatalogue(nil, s.opts.Knowledge.Current())
 }
 
-// readNode serves cogitave://{type}/{uid} at the server's default access
-// level.
-func (s *Server) readNode(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	spec, uid, ok := graph.ParseURI(req.Params.URI)
-	if !ok || uid == "" {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
-	}
-	d := s.authorize(req.Extra, "resource:node", "")
-	v := s.viewFor(d, s.resourceAccess(d, visibility.Public))
-	_, n, ok := v.lookup(uid)
-	if !ok || n.Label != spec.Label {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
-	}
-	return jsonResource(req.Params.URI, redact.Prose, contentOf(n))
+// nodeTarget is what a node URI names: the URI itself (for its not-found
+// error), the label and the uid.
+type nodeTarget struct {
+	uri   string
+	label graph.Label
+	uid   string
 }
 
-// listed reports whether a node belongs in resources/list: documentation
-// nodes any caller may read (not memory nodes, not requests, which belong
-// to namespaces).
-func listed(n *graph.Node) bool {
-	return n.Label != graph.Entity && n.Label != graph.Agent && n.Label != graph.Request && n.Str("visibility") != "internal" &&
-		(n.Str("visibility") == "" || n.Str("visibility") == "public")
+// nodeTargetOf is the target of cogitave://{type}/{uid}, which names no
+// namespace (memory nodes are filtered to the caller's grants).
+func nodeTargetOf(uri string) (nodeTarget, string, bool) {
+	spec, uid, ok := graph.ParseURI(uri)
+	return nodeTarget{uri: uri, label: spec.Label, uid: uid}, "", ok && uid != ""
+}
+
+// nodeRead reads cogitave://{type}/{uid} at the server's default access
+// level, as the JSON of docs_fetch.
+func (s *Server) nodeRead(d trust.Decision, t nodeTarget) (any, error) {
+	v := s.viewFor(d, s.resourceAccess(d, visibility.Public))
+	_, n, ok := v.Lookup(t.uid)
+	if !ok || n.Label != t.label {
+		return nil, mcp.ResourceNotFoundError(t.uri)
+	}
+	return contentOf(n), nil
 }
 
 func nodeResource(n *graph.Node) *mcp.Resource {
@@ -82,32 +86,12 @@ func nodeResource(n *graph.Node) *mcp.Resource {
 // syncCatalogue brings the listed resources in line with a new snapshot
 // (the SDK announces list_changed when the set changes).
 func (s *Server) syncCatalogue(old, cur *knowledge.Snapshot) {
-	was := map[string]bool{}
-	if old != nil {
-		for i := range old.Graph.Len() {
-			if n := old.Graph.Node(graph.NodeID(i)); listed(n) {
-				was[graph.URI(n.Label, n.UID)] = true
-			}
-		}
-	}
-	for i := range cur.Graph.Len() {
-		n := cur.Graph.Node(graph.NodeID(i))
-		if !listed(n) {
-			continue
-		}
-		uri := graph.URI(n.Label, n.UID)
-		if was[uri] {
-			delete(was, uri)
-			continue
-		}
+	added, removed := knowledge.CatalogueChanges(old, cur)
+	for _, n := range added {
 		s.AddResource(nodeResource(n), s.readNode)
 	}
-	if len(was) > 0 {
-		var gone []string
-		for uri := range was {
-			gone = append(gone, uri)
-		}
-		s.RemoveResources(gone...)
+	if len(removed) > 0 {
+		s.RemoveResources(removed...)
 	}
 }
 

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
@@ -87,18 +87,26 @@ func checkGolden(t *testing.T, tool *mcp.Tool) {
 	}
 }
 
-// TestEveryAccessRuleHasASurface: each operation of the access rules
-// table (trust.Ops) is a tool of the full server, a resource read or the
-// completion, so the table holds no rule for something that is gone or
-// misspelt. (Tools the table does not list are refused to quarantined
-// callers, which the tier matrix checks.)
-func TestEveryAccessRuleHasASurface(t *testing.T) {
-	for _, op := range trust.Ops() {
-		if strings.HasPrefix(op, "resource:") || op == "completion" {
-			continue
+// TestAccessRulesMatchTheSurfaces: the operations the full server offers
+// through its access steps (every tool, resource read and the completion)
+// are exactly the operations of the access rules table (trust.Ops), so no
+// surface lacks a rule and no rule is left for something gone or
+// misspelt; and the server without docs or requests offers a subset.
+func TestAccessRulesMatchTheSurfaces(t *testing.T) {
+	srv, _, _ := graphServer(t)
+	if diff := cmp.Diff(trust.Ops(), mcpserver.Surfaces(srv)); diff != "" {
+		t.Errorf("access rules (-) and surfaces of the full server (+) differ:\n%s", diff)
+	}
+	for _, tool := range wantTools {
+		if !slices.Contains(mcpserver.Surfaces(srv), tool) {
+			t.Errorf("tool %s is not offered through the access step", tool)
 		}
-		if !slices.Contains(wantTools, op) {
-			t.Errorf("the access rules name %q, which is no tool of the server", op)
+	}
+	lib := mcptest.CopyDir(t, filepath.Join(fixtures, "fed_seed_library"))
+	small, _ := mcptest.NewServer(t, lib, mcpserver.Options{})
+	for _, op := range mcpserver.Surfaces(small) {
+		if !slices.Contains(trust.Ops(), op) {
+			t.Errorf("the memory server offers %s, which has no access rule", op)
 		}
 	}
 }

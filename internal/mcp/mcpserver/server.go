@@ -84,12 +84,16 @@ type Server struct {
 	subs      map[string]int                       // subscribed resource URIs, by how many sessions
 	sessions  map[*mcp.ServerSession]*sessionState // sessions that initialized or subscribed
 	announced map[string]*l5.Manifest              // agent id -> manifest last announced
+
+	surfaces   []string            // the operations offered through an access step (offer)
+	readMemory mcp.ResourceHandler // the memory resources' access step (registerResources)
+	readNode   mcp.ResourceHandler // the node resources' access step (registerNodeResources)
 }
 
 // New returns an MCP server answering from store.
 func New(store *federation.Store, opts Options) *Server {
 	if opts.Machine == "" {
-		opts.Machine = federation.LocalName()
+		opts.Machine = federation.LocalName("")
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"
@@ -99,6 +103,7 @@ func New(store *federation.Store, opts Options) *Server {
 	dopts.L2, dopts.Logger = opts.DeeperL2, opts.Logger
 	s.deeper = deeper.New(store, dopts)
 	s.turn = turn.New(store, opts.TurnEnv)
+	s.offer("completion") // CompletionHandler
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Bourdon federation library", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
 		Logger:             opts.Logger,
@@ -116,7 +121,7 @@ func New(store *federation.Store, opts Options) *Server {
 			Prompts: &mcp.PromptCapabilities{},
 		},
 	})
-	for _, register := range []func(*mcp.Server){
+	for _, register := range []func(){
 		s.registerQueryAgentMemory,
 		s.registerListRecentWork,
 		s.registerFindEntity,
@@ -129,15 +134,15 @@ func New(store *federation.Store, opts Options) *Server {
 		s.registerPrepareRecognitionContext,
 		s.registerGetDeeperContext,
 		s.registerCompileCodexTurn,
+		s.registerDescribeCaller,
 	} {
-		register(s.Server)
+		register()
 	}
-	s.registerDescribeCaller(s.Server)
 	if opts.Writer != nil {
-		s.registerCommitToFederation(s.Server)
-		s.registerHistoryTools(s.Server)
+		s.registerCommitToFederation()
+		s.registerHistoryTools()
 	}
-	s.registerResources(s.Server)
+	s.registerResources()
 	if opts.Requests != nil {
 		s.registerRequestTools()
 	}

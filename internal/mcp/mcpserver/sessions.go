@@ -6,7 +6,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
@@ -124,18 +123,19 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	return nil
 }
 
-// maySubscribe applies the access decision of a read of uri.
+// maySubscribe is the access step of subscriptions: it applies the
+// decision of a read of uri, audited like one.
 func (s *Server) maySubscribe(extra *mcp.RequestExtra, uri string) error {
-	if id, ok := segment(uri, agentMemoryPrefix, agentMemorySuffix); ok {
-		if d := s.authorize(extra, "resource:agent-memory", id); !d.Allowed {
+	if _, id, ok := memoryTarget(uri); ok {
+		if d := s.decide(callerOf(extra), "resource:agent-memory", id); !d.Allowed {
 			return fmt.Errorf("access denied: %s", d.Detail)
 		}
 		return nil
 	}
-	if spec, uid, ok := graph.ParseURI(uri); ok && uid != "" && s.opts.Knowledge != nil {
-		d := s.authorize(extra, "resource:node", "")
-		_, n, found := s.viewFor(d, s.defaultAccess(visibility.Public)).lookup(uid)
-		if !found || n.Label != spec.Label {
+	if t, _, ok := nodeTargetOf(uri); ok && s.opts.Knowledge != nil {
+		d := s.decide(callerOf(extra), "resource:node", "")
+		_, n, found := s.viewFor(d, s.defaultAccess(visibility.Public)).Lookup(t.uid)
+		if !found || n.Label != t.label {
 			return mcp.ResourceNotFoundError(uri)
 		}
 	}
@@ -169,7 +169,7 @@ func (s *Server) subscribersSee(uri string) func(uid string) bool {
 	s.mu.Unlock()
 	return func(uid string) bool {
 		for _, v := range views {
-			if _, _, ok := v.lookup(uid); !ok {
+			if _, _, ok := v.Lookup(uid); !ok {
 				return false
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
@@ -33,38 +34,41 @@ type commitError struct {
 	CurrentDigest string `json:"current_digest,omitempty"`
 }
 
-func (s *Server) registerCommitToFederation(srv *mcp.Server) {
+func (s *Server) registerCommitToFederation() {
 	w := s.opts.Writer
-	addTool(srv, &mcp.Tool{
-		Name: "commit_to_federation",
-		Description: "Write a contribution (entities, sessions, workstreams, notes) to the federation under your agent_id. merge unions with the stored manifest " +
-			"(entities by name, sessions by date and cwd; list fields unioned, other fields overwritten); replace writes only what is sent. " +
-			"A write that changes nothing answers no_op. Quarantined callers' writes are staged for an operator to promote.",
-		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)},
-	}, map[string]any{"mode": commit.ModeMerge}, func(ctx context.Context, req *mcp.CallToolRequest, in commitIn) (commit.Result, error) {
-		d := s.authorize(req.Extra, "commit_to_federation", in.AgentID)
-		if !d.Allowed {
-			return commit.Result{}, deny(d)
-		}
-		creq := commit.Request{
-			AgentID: in.AgentID, AgentType: in.AgentType, Instance: in.Instance, RoleNarrative: in.RoleNarrative,
-			Entities: rows(in.Entities), Sessions: rows(in.Sessions), Workstreams: rows(in.Workstreams), Notes: rows(in.Notes),
-			Mode: in.Mode, ExpectedDigest: in.ExpectedDigest,
-			Provenance: commit.Provenance{Caller: d.Caller.ID, CallerTier: d.Caller.Tier.String(), SessionID: deref(in.SessionID), TranscriptRef: deref(in.TranscriptRef)},
-		}
-		if d.Staged {
-			staged, err := w.Stage(ctx, d.Caller.ID, creq)
+	addTool(s, tool[commitIn, commit.Result]{
+		def: &mcp.Tool{
+			Name: "commit_to_federation",
+			Description: "Write a contribution (entities, sessions, workstreams, notes) to the federation under your agent_id. merge unions with the stored manifest " +
+				"(entities by name, sessions by date and cwd; list fields unioned, other fields overwritten); replace writes only what is sent. " +
+				"A write that changes nothing answers no_op. Quarantined callers' writes are staged for an operator to promote.",
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)},
+		},
+		defaults:  map[string]any{"mode": commit.ModeMerge},
+		namespace: func(in commitIn) string { return in.AgentID },
+		handle: func(ctx context.Context, c call, in commitIn) (commit.Result, error) {
+			caller := c.d.Caller
+			creq := commit.Request{
+				AgentID: in.AgentID, AgentType: in.AgentType, Instance: in.Instance, RoleNarrative: in.RoleNarrative,
+				Entities: rows(in.Entities), Sessions: rows(in.Sessions), Workstreams: rows(in.Workstreams), Notes: rows(in.Notes),
+				Mode: in.Mode, ExpectedDigest: in.ExpectedDigest,
+				Provenance: commit.Provenance{Caller: caller.ID, CallerTier: caller.Tier.String(), SessionID: deref(in.SessionID), TranscriptRef: deref(in.TranscriptRef)},
+			}
+			if c.d.Staged {
+				staged, err := w.Stage(ctx, caller.ID, creq)
+				if err != nil {
+					return commit.Result{}, commitFailure(in, err)
+				}
+				return commit.Result{}, inBand{staged}
+			}
+			res, err := w.Commit(ctx, creq)
 			if err != nil {
 				return commit.Result{}, commitFailure(in, err)
 			}
-			return commit.Result{}, inBand{staged}
-		}
-		res, err := w.Commit(ctx, creq)
-		if err != nil {
-			return commit.Result{}, commitFailure(in, err)
-		}
-		return res, nil
-	}, schemaOf[commitError](), schemaOf[commit.StageResult]())
+			return res, nil
+		},
+		alts: []*jsonschema.Schema{schemaOf[commitError](), schemaOf[commit.StageResult]()},
+	})
 }
 
 // commitFailure reports refused writes in the payload, as the reference

@@ -18,24 +18,23 @@ type compileTurnIn struct {
 	MaxChars    int    `json:"max_chars,omitempty" jsonschema:"Longest rendered brief, 400 to 6000 characters."`
 }
 
-func (s *Server) registerCompileCodexTurn(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name: "compile_codex_turn",
-		Description: "A turn-scoped recognition brief for Codex: ranks the prompt's entities, the working directory's repository identity, recent Codex threads and the federation " +
-			"into a compact fragment within max_items and max_chars, and says how to deliver it.",
-	}, map[string]any{"access_level": s.defaultAccess(turnDefaultAccess).String(), "max_items": turn.DefaultMaxItems, "max_chars": turn.DefaultMaxChars},
-		func(ctx context.Context, req *mcp.CallToolRequest, in compileTurnIn) (turn.Brief, error) {
-			d := s.authorize(req.Extra, "compile_codex_turn", "")
-			if !d.Allowed {
-				return turn.Brief{}, deny(d)
-			}
+func (s *Server) registerCompileCodexTurn() {
+	addTool(s, tool[compileTurnIn, turn.Brief]{
+		def: &mcp.Tool{
+			Name: "compile_codex_turn",
+			Description: "A turn-scoped recognition brief for Codex: ranks the prompt's entities, the working directory's repository identity, recent Codex threads and the federation " +
+				"into a compact fragment within max_items and max_chars, and says how to deliver it.",
+		},
+		defaults: map[string]any{"access_level": s.defaultAccess(turnDefaultAccess).String(), "max_items": turn.DefaultMaxItems, "max_chars": turn.DefaultMaxChars},
+		handle: func(ctx context.Context, c call, in compileTurnIn) (turn.Brief, error) {
 			brief, err := s.turn.Compile(ctx, turn.Request{
 				Prompt: in.Prompt, Cwd: in.Cwd, AccessLevel: in.AccessLevel, MaxItems: in.MaxItems, MaxChars: in.MaxChars,
-				Delivery: "all", Reader: reader(d),
+				Delivery: "all", Reader: reader(c.d),
 			})
 			if err != nil {
 				return turn.Brief{}, err
 			}
 			return *brief, nil
-		})
+		},
+	})
 }

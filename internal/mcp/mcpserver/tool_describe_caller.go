@@ -19,16 +19,18 @@ type describeCallerOut struct {
 	MaxAccessLevel string `json:"max_access_level" jsonschema:"The highest access level you read at: asking for more gives you this level (public for quarantined members, private for trusted ones and the operator)."`
 }
 
-func (s *Server) registerDescribeCaller(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name: "describe_caller",
-		Description: "Who this server takes you for: your identity, trust tier (operator, trusted, quarantined), the namespaces you were granted and the highest access level you read at. " +
-			"An observation, not a permit: every call is checked again.",
-	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, _ describeCallerIn) (describeCallerOut, error) {
-		d := s.authorize(req.Extra, "describe_caller", "")
-		c := d.Caller
-		grants := append([]string{}, c.Grants...)
-		return describeCallerOut{AgentID: c.ID, Tier: c.Tier.String(), IsTrusted: c.IsTrusted(), Grants: grants, Transport: string(c.Transport),
-			MaxAccessLevel: c.MaxAccess().String()}, nil
+func (s *Server) registerDescribeCaller() {
+	addTool(s, tool[describeCallerIn, describeCallerOut]{
+		def: &mcp.Tool{
+			Name: "describe_caller",
+			Description: "Who this server takes you for: your identity, trust tier (operator, trusted, quarantined), the namespaces you were granted and the highest access level you read at. " +
+				"An observation, not a permit: every call is checked again.",
+		},
+		handle: func(ctx context.Context, c call, _ describeCallerIn) (describeCallerOut, error) {
+			caller := c.d.Caller
+			grants := append([]string{}, caller.Grants...)
+			return describeCallerOut{AgentID: caller.ID, Tier: caller.Tier.String(), IsTrusted: caller.IsTrusted(), Grants: grants, Transport: string(caller.Transport),
+				MaxAccessLevel: caller.MaxAccess().String()}, nil
+		},
 	})
 }

@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,9 +9,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
 )
-
-// defaultLocale is the one locale the corpus is written in.
-const defaultLocale = "en-us"
 
 type docsFetchIn struct {
 	UID     string `json:"uid" jsonschema:"The node's uid (also accepted as @uid, <xref:uid> or xref:uid)."`
@@ -45,7 +40,7 @@ func contentOf(n *graph.Node) nodeContent {
 	return nodeContent{
 		nodeRef: refOf(n), Content: n.Content, ContentHash: n.ContentHash,
 		LastModified: n.LastModified.UTC().Format(time.RFC3339), MonikerRange: n.Str("monikerRange"),
-		Locale: defaultLocale, FrontMatter: fm, Properties: n.Props, Source: n.Source,
+		Locale: docs.Locale, FrontMatter: fm, Properties: n.Props, Source: n.Source,
 	}
 }
 
@@ -54,49 +49,14 @@ func (s *Server) registerDocsFetch() {
 		Name:        "docs_fetch",
 		Description: "Fetch one node of the documentation graph by uid: its content (markdown for documents; with moniker, as read in that product version), contentHash, lastModified, front matter and properties. An unknown uid names the three closest.",
 	}, nil, func(ctx context.Context, in docsFetchIn, v view) (nodeContent, error) {
-		_, n, ok := v.lookup(in.UID)
-		if !ok {
-			return nodeContent{}, v.unknownUID(in.UID)
+		c, err := v.Fetch(in.UID, in.Moniker, in.Locale)
+		if err != nil {
+			return nodeContent{}, docsFailure(err)
 		}
-		if err := appliesTo(n, in.Moniker, v.snap.Graph.Monikers()); err != nil {
-			return nodeContent{}, err
-		}
-		out := contentOf(n)
-		out.Content = docs.ContentFor(n.Content, in.Moniker, v.snap.Graph.Monikers())
-		out.Moniker = in.Moniker
-		if in.Locale != "" && !strings.EqualFold(in.Locale, defaultLocale) {
-			out.LocaleFallback = true
-		}
+		out := contentOf(c.Node)
+		out.Content, out.Moniker, out.LocaleFallback = c.Text, c.Moniker, c.LocaleFallback
 		return out, nil
 	})
-}
-
-// appliesTo checks that a node's moniker range (if any) includes the
-// requested moniker.
-func appliesTo(n *graph.Node, moniker string, registry []graph.Moniker) error {
-	if moniker == "" {
-		return nil
-	}
-	known := false
-	for _, m := range registry {
-		known = known || m.Name == moniker
-	}
-	if !known {
-		var names []string
-		for _, m := range registry {
-			names = append(names, m.Name)
-		}
-		return fmt.Errorf("unknown moniker %q; known monikers: %s", moniker, strings.Join(names, ", "))
-	}
-	rng := n.Str("monikerRange")
-	if rng == "" {
-		return nil
-	}
-	r, err := docs.ParseMonikerRange(rng)
-	if err != nil || !r.Includes(moniker, registry) {
-		return fmt.Errorf("%s does not apply to %s (it applies to %s)", n.UID, moniker, rng)
-	}
-	return nil
 }
 
 type resolveXrefIn struct {
@@ -128,29 +88,18 @@ func (s *Server) registerResolveXref() {
 		Name:        "resolve_xref",
 		Description: "Resolve a cross-reference (@uid, <xref:uid>) to the node's current title and URI, moniker-aware; reports the node that supersedes it and the nodes that cite it (backlinks).",
 	}, nil, func(ctx context.Context, in resolveXrefIn, v view) (resolveXrefOut, error) {
-		id, n, ok := v.lookup(in.UID)
-		if !ok {
-			return resolveXrefOut{}, v.unknownUID(in.UID)
+		x, err := v.ResolveXref(in.UID, in.Moniker)
+		if err != nil {
+			return resolveXrefOut{}, docsFailure(err)
 		}
-		g := v.snap.Graph
-		out := resolveXrefOut{nodeRef: refOf(n), Href: n.Str("href"), Backlinks: []backlink{}, AppliesToMoniker: true, MonikerRange: n.Str("monikerRange")}
-		if err := appliesTo(n, in.Moniker, g.Monikers()); err != nil {
-			if strings.HasPrefix(err.Error(), "unknown moniker") {
-				return resolveXrefOut{}, err
-			}
-			out.AppliesToMoniker = false
+		n := x.Node
+		out := resolveXrefOut{nodeRef: refOf(n), Href: n.Str("href"), Backlinks: []backlink{}, AppliesToMoniker: x.AppliesToMoniker, MonikerRange: n.Str("monikerRange")}
+		if x.SupersededBy != nil {
+			r := refOf(x.SupersededBy)
+			out.SupersededBy = &r
 		}
-		for _, e := range g.Out(id) {
-			if e.Type == graph.SupersededBy && v.visible(e.Node) {
-				r := refOf(g.Node(e.Node))
-				out.SupersededBy = &r
-				break
-			}
-		}
-		for _, e := range g.In(id) {
-			if v.visible(e.Node) && e.Type != graph.SupersededBy {
-				out.Backlinks = append(out.Backlinks, backlink{refOf(g.Node(e.Node)), e.Type})
-			}
+		for _, b := range x.Backlinks {
+			out.Backlinks = append(out.Backlinks, backlink{refOf(b.Node), b.Type})
 		}
 		return out, nil
 	})

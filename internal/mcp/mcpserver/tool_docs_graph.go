@@ -3,25 +3,19 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/cypher"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/docgraph/knowledge"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
-// Bounds of get_related.
+// Defaults of get_related (its bounds are knowledge.Related's).
 const (
-	maxRelatedDepth    = 4
 	defaultRelatedMax  = 50
-	maxRelatedResults  = 500
-	relatedEdgeBudget  = 200_000
 	defaultRelatedDir  = "both"
 	defaultRelatedDeep = 1
 )
@@ -57,67 +51,16 @@ func (s *Server) registerGetRelated() {
 		Name:        "get_related",
 		Description: "The typed-edge neighbourhood of a node: the nodes reachable over the given edge types and direction, up to depth 4, each with the edge type and direction that reached it, nearest first.",
 	}, map[string]any{"direction": defaultRelatedDir, "depth": defaultRelatedDeep, "limit": defaultRelatedMax}, func(ctx context.Context, in getRelatedIn, v view) (getRelatedOut, error) {
-		id, n, ok := v.lookup(in.UID)
-		if !ok {
-			return getRelatedOut{}, v.unknownUID(in.UID)
-		}
-		types, err := edgeTypes(in.EdgeTypes)
+		rel, err := v.Related(in.UID, knowledge.RelatedQuery{EdgeTypes: in.EdgeTypes, Direction: in.Direction, Depth: in.Depth, Limit: in.Limit})
 		if err != nil {
-			return getRelatedOut{}, err
+			return getRelatedOut{}, docsFailure(err)
 		}
-		dir, err := graph.ParseDirection(in.Direction)
-		if err != nil {
-			return getRelatedOut{}, fmt.Errorf("direction %q: use out, in or both", in.Direction)
-		}
-		if in.Depth < 1 || in.Depth > maxRelatedDepth {
-			return getRelatedOut{}, fmt.Errorf("depth %d: use 1 to %d", in.Depth, maxRelatedDepth)
-		}
-		if in.Limit < 1 || in.Limit > maxRelatedResults {
-			return getRelatedOut{}, fmt.Errorf("limit %d: use 1 to %d", in.Limit, maxRelatedResults)
-		}
-		g := v.snap.Graph
-		reached, err := graph.NeighbourhoodFunc(g, id, types, dir, in.Depth, relatedEdgeBudget, v.visible)
-		if errors.Is(err, graph.ErrBudget) {
-			return getRelatedOut{}, fmt.Errorf("the neighbourhood of %s is too large to walk to depth %d; lower depth or name edgeTypes", n.UID, in.Depth)
-		}
-		if err != nil {
-			return getRelatedOut{}, err
-		}
-		out := getRelatedOut{UID: n.UID, Results: []relatedNode{}}
-		for _, r := range reached {
-			if len(out.Results) == in.Limit {
-				out.Truncated = true
-				break
-			}
-			out.Results = append(out.Results, relatedNode{nodeRef: refOf(g.Node(r.Node)), EdgeType: r.Type, Direction: r.Dir.String(), From: g.Node(r.From).UID, Depth: r.Depth})
+		out := getRelatedOut{UID: rel.Node.UID, Results: []relatedNode{}, Truncated: rel.Truncated}
+		for _, r := range rel.Nodes {
+			out.Results = append(out.Results, relatedNode{nodeRef: refOf(r.Node), EdgeType: r.Type, Direction: r.Dir.String(), From: r.From.UID, Depth: r.Depth})
 		}
 		return out, nil
 	})
-}
-
-// edgeTypes checks edge type names against the vocabulary.
-func edgeTypes(names []string) ([]graph.EdgeType, error) {
-	var out []graph.EdgeType
-	for _, name := range names {
-		e, ok := graph.LookupEdge(name)
-		if !ok {
-			var known []string
-			for _, e := range graph.Edges() {
-				known = append(known, string(e.Type))
-			}
-			return nil, fmt.Errorf("unknown edge type %q; the vocabulary has %s", name, strings.Join(known, ", "))
-		}
-		out = append(out, e.Type)
-	}
-	return out, nil
-}
-
-func unknownLabel(name string) error {
-	var known []string
-	for _, l := range graph.Labels() {
-		known = append(known, string(l.Label))
-	}
-	return fmt.Errorf("unknown node type %q; the vocabulary has %s", name, strings.Join(known, ", "))
 }
 
 type describeSchemaIn struct {
@@ -125,9 +68,9 @@ type describeSchemaIn struct {
 }
 
 type describeSchemaOut struct {
-	Nodes    []graph.LabelSpec `json:"nodes"`
-	Edges    []graph.EdgeSpec  `json:"edges"`
-	Monikers []graph.Moniker   `json:"monikers"`
+	Nodes    []labelWire   `json:"nodes"`
+	Edges    []edgeWire    `json:"edges"`
+	Monikers []monikerWire `json:"monikers"`
 	// URITemplate addresses every node as a resource.
 	URITemplate string `json:"uriTemplate"`
 	// IntakeForm is the JSON Schema request_intake validates its form
@@ -147,45 +90,44 @@ type searchInfo struct {
 // knowledge graph or the request lifecycle (whose intake form it serves).
 // The vocabulary is the same for every caller.
 func (s *Server) registerDescribeSchema() {
-	addToolAs(s.Server, &mcp.Tool{
-		Name: "describe_schema",
-		Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
-			"Call it first to plan get_related and query_graph calls.",
-	}, redact.Prose, nil, func(ctx context.Context, req *mcp.CallToolRequest, in describeSchemaIn) (describeSchemaOut, error) {
-		if d := s.authorize(req.Extra, "describe_schema", ""); !d.Allowed {
-			return describeSchemaOut{}, deny(d)
-		}
-		out := describeSchemaOut{Nodes: graph.Labels(), Edges: graph.Edges(), Monikers: []graph.Moniker{}, URITemplate: graph.URIScheme + "{type}/{uid}"}
-		if s.opts.Knowledge != nil {
-			snap := s.opts.Knowledge.Current()
-			if m := snap.Graph.Monikers(); m != nil {
-				out.Monikers = m
-			}
-			name, dim := snap.Index.Embedder()
-			out.Search = &searchInfo{Embedder: name, Dim: dim}
-		}
-		if s.opts.Requests != nil {
-			if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
-				return out, err
-			}
-		}
-		if in.Type == "" {
-			return out, nil
-		}
-		spec, ok := graph.LookupLabel(in.Type)
-		if !ok {
-			return out, unknownLabel(in.Type)
-		}
-		out.Nodes = []graph.LabelSpec{spec}
-		var touching []graph.EdgeSpec
-		for _, e := range out.Edges {
-			if len(e.From) == 0 || slices.Contains(e.From, spec.Label) || slices.Contains(e.To, spec.Label) {
-				touching = append(touching, e)
-			}
-		}
-		out.Edges = touching
-		return out, nil
+	addTool(s, tool[describeSchemaIn, describeSchemaOut]{
+		def: &mcp.Tool{
+			Name: "describe_schema",
+			Description: "The closed vocabulary of the graph: node labels with their required attributes, the typed edges, and the monikers (product versions); with the request lifecycle, the intake form's JSON Schema too. " +
+				"Call it first to plan get_related and query_graph calls.",
+		},
+		kind:   redact.Prose,
+		handle: s.describeSchema,
 	})
+}
+
+// describeSchema answers describe_schema: the vocabulary, or one label of
+// it with the edges that touch it.
+func (s *Server) describeSchema(ctx context.Context, _ call, in describeSchemaIn) (describeSchemaOut, error) {
+	nodes, edges, monikers := graph.Labels(), graph.Edges(), []graph.Moniker{}
+	out := describeSchemaOut{URITemplate: graph.URIScheme + "{type}/{uid}"}
+	if s.opts.Knowledge != nil {
+		snap := s.opts.Knowledge.Current()
+		if m := snap.Graph.Monikers(); m != nil {
+			monikers = m
+		}
+		name, dim := snap.Index.Embedder()
+		out.Search = &searchInfo{Embedder: name, Dim: dim}
+	}
+	if s.opts.Requests != nil {
+		if err := json.Unmarshal(requests.IntakeSchema(), &out.IntakeForm); err != nil {
+			return out, err
+		}
+	}
+	if in.Type != "" {
+		spec, err := graph.ParseLabel(in.Type)
+		if err != nil {
+			return out, err
+		}
+		nodes, edges = []graph.LabelSpec{spec}, graph.EdgesTouching(spec.Label)
+	}
+	out.Nodes, out.Edges, out.Monikers = wireList(nodes, labelOf), wireList(edges, edgeOf), wireList(monikers, monikerOf)
+	return out, nil
 }
 
 type queryGraphIn struct {
@@ -201,9 +143,6 @@ func (s *Server) registerQueryGraph() {
 		Description: "A bounded, read-only query of the property graph in an openCypher subset. Writes, procedure calls, unknown labels or edge types, unbounded or deeper than 4 variable-length paths are refused; " +
 			"rows are capped (100 by default, 1000 at most, with truncated), and a query that runs over 250 ms or its expansion budget, or whose rows come to more than 1 MiB of JSON, fails with an error saying how to narrow it.",
 	}, map[string]any{"limit": cypher.DefaultLimit}, func(ctx context.Context, in queryGraphIn, v view) (*cypher.Result, error) {
-		if in.Limit < 1 || in.Limit > cypher.MaxLimit {
-			return nil, fmt.Errorf("limit %d: use 1 to %d", in.Limit, cypher.MaxLimit)
-		}
-		return cypher.Run(ctx, v.snap.Graph, in.Pattern, in.Params, cypher.Options{Limit: in.Limit, Visible: v.visible})
+		return v.Query(ctx, in.Pattern, in.Params, in.Limit)
 	})
 }

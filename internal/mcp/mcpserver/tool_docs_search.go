@@ -6,7 +6,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
-	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/recall/docsearch"
 )
 
@@ -27,22 +26,11 @@ func (s *Server) registerDocsSearch() {
 		Description: "Hybrid search of the documentation graph: BM25 and vector retrieval fused by reciprocal rank (k = 60), reranked by personalized PageRank over typed edges. " +
 			"Each result carries its per-signal scores. Fetch a result's full content with docs_fetch.",
 	}, map[string]any{"topK": docsearch.DefaultTopK, "tokenBudget": docsearch.DefaultTokenBudget}, func(ctx context.Context, in docsSearchIn, v view) (*docsearch.Results, error) {
-		for _, l := range in.Types {
-			if _, ok := graph.LookupLabel(string(l)); !ok {
-				return nil, unknownLabel(string(l))
-			}
-		}
-		for i, a := range in.Anchors {
-			_, n, ok := v.lookup(a)
-			if !ok {
-				return nil, v.unknownUID(a)
-			}
-			in.Anchors[i] = n.UID
-		}
-		return v.snap.Index.Search(ctx, docsearch.Query{
+		res, err := v.Search(ctx, docsearch.Query{
 			Text: in.Query, Types: in.Types, Product: in.Product, Moniker: in.Moniker, Anchors: in.Anchors,
-			TopK: in.TopK, TokenBudget: in.TokenBudget, IncludeInternal: v.level >= visibility.Team,
+			TopK: in.TopK, TokenBudget: in.TokenBudget,
 		})
+		return res, docsFailure(err)
 	})
 }
 
@@ -59,6 +47,6 @@ func (s *Server) registerCodeSampleSearch() {
 		Name:        "code_sample_search",
 		Description: "Search the code samples the docs cite with :::code (regions of files in the snippets registry): each result has the code, its language and source file.",
 	}, map[string]any{"topK": docsearch.DefaultCodeTopK}, func(ctx context.Context, in codeSearchIn, v view) (*docsearch.CodeResults, error) {
-		return v.snap.Index.SearchCode(ctx, docsearch.CodeQuery{Text: in.Query, Language: in.Language, Product: in.Product, TopK: in.TopK})
+		return v.Snapshot().Index.SearchCode(ctx, docsearch.CodeQuery{Text: in.Query, Language: in.Language, Product: in.Product, TopK: in.TopK})
 	})
 }

@@ -24,27 +24,30 @@ type findEntityOut struct {
 	peerFields
 }
 
-func (s *Server) registerFindEntity(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name:        "find_entity",
-		Description: "Find an entity by name or alias across every agent. Each match lists the agents that know it, their summaries, types and tags. With peers configured, peer servers' matches are merged in, their agents tagged peer:<peer>:<agent>.",
-	}, merge(s.accessDefaults(visibility.Public), hopDefault), func(ctx context.Context, req *mcp.CallToolRequest, in findEntityIn) (findEntityOut, error) {
-		level, err := in.level()
-		if err != nil {
-			return findEntityOut{}, err
-		}
-		d := s.authorize(req.Extra, "find_entity", "")
-		out := findEntityOut{
-			Name:           in.Name,
-			AccessLevel:    in.AccessLevel,
-			IncludePrivate: in.IncludePrivate,
-			Matches:        s.store.FindEntity(in.Name, level, reader(d)),
-		}
-		if s.federates(d, in.FederationHop) {
-			var rep peer.Report
-			out.Matches, rep = s.opts.Peers.FindEntity(ctx, in.Name, peerAccess(level, in.accessArgs), out.Matches)
-			out.peerFields = reported(rep)
-		}
-		return out, nil
+func (s *Server) registerFindEntity() {
+	addTool(s, tool[findEntityIn, findEntityOut]{
+		def: &mcp.Tool{
+			Name:        "find_entity",
+			Description: "Find an entity by name or alias across every agent. Each match lists the agents that know it, their summaries, types and tags. With peers configured, peer servers' matches are merged in, their agents tagged peer:<peer>:<agent>.",
+		},
+		defaults: merge(s.accessDefaults(visibility.Public), hopDefault),
+		handle: func(ctx context.Context, c call, in findEntityIn) (findEntityOut, error) {
+			level, err := in.level()
+			if err != nil {
+				return findEntityOut{}, err
+			}
+			out := findEntityOut{
+				Name:           in.Name,
+				AccessLevel:    in.AccessLevel,
+				IncludePrivate: in.IncludePrivate,
+				Matches:        s.store.FindEntity(in.Name, level, reader(c.d)),
+			}
+			if s.federates(c.d, in.FederationHop) {
+				var rep peer.Report
+				out.Matches, rep = s.opts.Peers.FindEntity(ctx, in.Name, peerAccess(level, in.accessArgs), out.Matches)
+				out.peerFields = reported(rep)
+			}
+			return out, nil
+		},
 	})
 }

@@ -22,26 +22,25 @@ type crossAgentSummaryOut struct {
 	peerFields
 }
 
-func (s *Server) registerGetCrossAgentSummary(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name:        "get_cross_agent_summary",
-		Description: "Everything the federation knows about a project: the agents that touched it, their sessions on it (newest first) and the entity matches for its name.",
-	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"limit": federation.DefaultSummarySessions}),
-		func(ctx context.Context, req *mcp.CallToolRequest, in crossAgentSummaryIn) (crossAgentSummaryOut, error) {
+func (s *Server) registerGetCrossAgentSummary() {
+	addTool(s, tool[crossAgentSummaryIn, crossAgentSummaryOut]{
+		def: &mcp.Tool{
+			Name:        "get_cross_agent_summary",
+			Description: "Everything the federation knows about a project: the agents that touched it, their sessions on it (newest first) and the entity matches for its name.",
+		},
+		defaults: merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"limit": federation.DefaultSummarySessions}),
+		handle: func(ctx context.Context, c call, in crossAgentSummaryIn) (crossAgentSummaryOut, error) {
 			level, err := in.level()
 			if err != nil {
 				return crossAgentSummaryOut{}, err
 			}
-			d := s.authorize(req.Extra, "get_cross_agent_summary", "")
-			if !d.Allowed {
-				return crossAgentSummaryOut{}, deny(d)
-			}
 			out := crossAgentSummaryOut{ProjectSummary: s.store.CrossAgentSummary(in.Project, level, in.Limit)}
-			if s.federates(d, in.FederationHop) {
+			if s.federates(c.d, in.FederationHop) {
 				var rep peer.Report
 				out.ProjectSummary, rep = s.opts.Peers.CrossAgentSummary(ctx, in.Project, in.Limit, peerAccess(level, in.accessArgs), out.ProjectSummary)
 				out.peerFields = reported(rep)
 			}
 			return out, nil
-		})
+		},
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
@@ -18,8 +19,8 @@ type listVersionsOut struct {
 	AgentID string `json:"agent_id"`
 	// CurrentDigest is the digest of the manifest as it is now; pass it as
 	// expected_digest to commit or roll back safely.
-	CurrentDigest string           `json:"current_digest"`
-	Versions      []commit.Version `json:"versions"`
+	CurrentDigest string        `json:"current_digest"`
+	Versions      []versionWire `json:"versions"`
 }
 
 type explainIn struct {
@@ -34,7 +35,7 @@ type explainOut struct {
 	// Change is the write that produced the state: caller and tier
 	// (verified), session_id and transcript_ref (asserted by the caller,
 	// listed in caller_asserted), time, and what changed.
-	Change *commit.Change `json:"change"`
+	Change *changeWire `json:"change"`
 }
 
 type rollbackIn struct {
@@ -62,58 +63,64 @@ type historyError struct {
 
 const maxVersions = 500
 
-func (s *Server) registerHistoryTools(srv *mcp.Server) {
+func (s *Server) registerHistoryTools() {
 	w := s.opts.Writer
-	errSchema := schemaOf[historyError]()
-	addTool(srv, &mcp.Tool{
-		Name:        "list_memory_versions",
-		Description: "Prior states of one agent's memory, newest first: each with an opaque version_id (for rollback_agent_memory), its digest8, and the write that replaced it.",
-	}, map[string]any{"limit": 20}, func(ctx context.Context, req *mcp.CallToolRequest, in listVersionsIn) (listVersionsOut, error) {
-		if d := s.authorize(req.Extra, "list_memory_versions", in.AgentID); !d.Allowed {
-			return listVersionsOut{}, deny(d)
-		}
-		limit := min(max(in.Limit, 1), maxVersions)
-		versions, err := w.Versions(in.AgentID, limit)
-		if err != nil {
-			return listVersionsOut{}, historyFailure(in.AgentID, err)
-		}
-		current, err := w.CurrentDigest(in.AgentID)
-		if err != nil {
-			return listVersionsOut{}, historyFailure(in.AgentID, err)
-		}
-		return listVersionsOut{AgentID: in.AgentID, CurrentDigest: current, Versions: nonNil(versions)}, nil
-	}, errSchema)
-	addTool(srv, &mcp.Tool{
-		Name:        "explain_memory_change",
-		Description: "Which write produced a given state of an agent's memory: pass a digest (or a version's digest8) and get the caller, session, transcript and what changed. session_id and transcript_ref are the caller's word; the caller identity is verified.",
-	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in explainIn) (explainOut, error) {
-		if d := s.authorize(req.Extra, "explain_memory_change", in.AgentID); !d.Allowed {
-			return explainOut{}, deny(d)
-		}
-		ch, err := w.Explain(in.AgentID, in.Digest)
-		if err != nil {
-			return explainOut{}, historyFailure(in.AgentID, err)
-		}
-		return explainOut{AgentID: in.AgentID, Digest: in.Digest, Found: ch != nil, Change: ch}, nil
-	}, errSchema)
-	addTool(srv, &mcp.Tool{
-		Name: "rollback_agent_memory",
-		Description: "Restore an archived version of an agent's memory (trusted callers only). It discards every contribution made after that version, from every agent; " +
-			"the current state is archived first, so the rollback can itself be undone. Pass expected_digest to refuse it if the memory changed meanwhile.",
-		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(false)},
-	}, nil, func(ctx context.Context, req *mcp.CallToolRequest, in rollbackIn) (rollbackOut, error) {
-		d := s.authorize(req.Extra, "rollback_agent_memory", in.AgentID)
-		if !d.Allowed {
-			return rollbackOut{}, deny(d)
-		}
-		p := commit.Provenance{Caller: d.Caller.ID, CallerTier: d.Caller.Tier.String(), SessionID: deref(in.SessionID)}
-		ch, err := w.Rollback(ctx, in.AgentID, in.VersionID, in.ExpectedDigest, p)
-		if err != nil {
-			return rollbackOut{}, historyFailure(in.AgentID, err)
-		}
-		return rollbackOut{AgentID: in.AgentID, RolledBackTo: ch.RolledBackTo, Digest: ch.Digest, Digest8: ch.Digest8,
-			ArchivedVersion: ch.ArchivedVersion, Path: w.ManifestPath(in.AgentID)}, nil
-	}, errSchema)
+	errSchema := []*jsonschema.Schema{schemaOf[historyError]()}
+	addTool(s, tool[listVersionsIn, listVersionsOut]{
+		def: &mcp.Tool{
+			Name:        "list_memory_versions",
+			Description: "Prior states of one agent's memory, newest first: each with an opaque version_id (for rollback_agent_memory), its digest8, and the write that replaced it.",
+		},
+		defaults:  map[string]any{"limit": 20},
+		namespace: func(in listVersionsIn) string { return in.AgentID },
+		handle: func(ctx context.Context, _ call, in listVersionsIn) (listVersionsOut, error) {
+			limit := min(max(in.Limit, 1), maxVersions)
+			versions, err := w.Versions(in.AgentID, limit)
+			if err != nil {
+				return listVersionsOut{}, historyFailure(in.AgentID, err)
+			}
+			current, err := w.CurrentDigest(in.AgentID)
+			if err != nil {
+				return listVersionsOut{}, historyFailure(in.AgentID, err)
+			}
+			return listVersionsOut{AgentID: in.AgentID, CurrentDigest: current, Versions: nonNil(wireList(versions, versionOf))}, nil
+		},
+		alts: errSchema,
+	})
+	addTool(s, tool[explainIn, explainOut]{
+		def: &mcp.Tool{
+			Name:        "explain_memory_change",
+			Description: "Which write produced a given state of an agent's memory: pass a digest (or a version's digest8) and get the caller, session, transcript and what changed. session_id and transcript_ref are the caller's word; the caller identity is verified.",
+		},
+		namespace: func(in explainIn) string { return in.AgentID },
+		handle: func(ctx context.Context, _ call, in explainIn) (explainOut, error) {
+			ch, err := w.Explain(in.AgentID, in.Digest)
+			if err != nil {
+				return explainOut{}, historyFailure(in.AgentID, err)
+			}
+			return explainOut{AgentID: in.AgentID, Digest: in.Digest, Found: ch != nil, Change: changeOf(ch)}, nil
+		},
+		alts: errSchema,
+	})
+	addTool(s, tool[rollbackIn, rollbackOut]{
+		def: &mcp.Tool{
+			Name: "rollback_agent_memory",
+			Description: "Restore an archived version of an agent's memory (trusted callers only). It discards every contribution made after that version, from every agent; " +
+				"the current state is archived first, so the rollback can itself be undone. Pass expected_digest to refuse it if the memory changed meanwhile.",
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(false)},
+		},
+		namespace: func(in rollbackIn) string { return in.AgentID },
+		handle: func(ctx context.Context, c call, in rollbackIn) (rollbackOut, error) {
+			p := commit.Provenance{Caller: c.d.Caller.ID, CallerTier: c.d.Caller.Tier.String(), SessionID: deref(in.SessionID)}
+			ch, err := w.Rollback(ctx, in.AgentID, in.VersionID, in.ExpectedDigest, p)
+			if err != nil {
+				return rollbackOut{}, historyFailure(in.AgentID, err)
+			}
+			return rollbackOut{AgentID: in.AgentID, RolledBackTo: ch.RolledBackTo, Digest: ch.Digest, Digest8: ch.Digest8,
+				ArchivedVersion: ch.ArchivedVersion, Path: w.ManifestPath(in.AgentID)}, nil
+		},
+		alts: errSchema,
+	})
 }
 
 // historyFailure reports refusals (bad arguments, a stale digest) in the

@@ -17,18 +17,21 @@ type listAgentsOut struct {
 	peerFields
 }
 
-func (s *Server) registerListAgents(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name:        "list_agents",
-		Description: "List the ids of the agents known to this library, sorted; with peers configured, the peers' agent ids too (untagged, as the reference lists them).",
-	}, hopDefault, func(ctx context.Context, req *mcp.CallToolRequest, in listAgentsIn) (listAgentsOut, error) {
-		d := s.authorize(req.Extra, "list_agents", "")
-		out := listAgentsOut{Agents: s.store.ListAgents(reader(d))}
-		if s.federates(d, in.FederationHop) {
-			var rep peer.Report
-			out.Agents, rep = s.opts.Peers.ListAgents(ctx, out.Agents)
-			out.peerFields = reported(rep)
-		}
-		return out, nil
+func (s *Server) registerListAgents() {
+	addTool(s, tool[listAgentsIn, listAgentsOut]{
+		def: &mcp.Tool{
+			Name:        "list_agents",
+			Description: "List the ids of the agents known to this library, sorted; with peers configured, the peers' agent ids too (untagged, as the reference lists them).",
+		},
+		defaults: hopDefault,
+		handle: func(ctx context.Context, c call, in listAgentsIn) (listAgentsOut, error) {
+			out := listAgentsOut{Agents: s.store.ListAgents(reader(c.d))}
+			if s.federates(c.d, in.FederationHop) {
+				var rep peer.Report
+				out.Agents, rep = s.opts.Peers.ListAgents(ctx, out.Agents)
+				out.peerFields = reported(rep)
+			}
+			return out, nil
+		},
 	})
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
-	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 type listNotesIn struct {
@@ -26,16 +25,19 @@ type listNotesOut struct {
 	Warnings   []string             `json:"warnings,omitempty"`
 }
 
-func (s *Server) registerListNotes(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name:        "list_notes",
-		Description: "A page of free-standing notes (journal entries) across agents, newest first; windowed and paginated exactly like list_recent_work.",
-	}, s.accessDefaults(visibility.Public), func(ctx context.Context, req *mcp.CallToolRequest, in listNotesIn) (listNotesOut, error) {
-		out := listNotesOut{pageEcho: echo(in.pageArgs, in.accessArgs)}
-		page, msg, err := listPage(s, req.Extra, "list_notes", in.pageArgs, in.accessArgs, func(q federation.PageQuery, _ trust.Decision) (federation.Page[federation.NoteRef], error) {
-			return s.store.ListNotes(q)
-		})
-		out.Error, out.Notes, out.NextCursor, out.HasMore, out.Warnings = msg, page.Rows, page.NextCursor, page.HasMore, page.Warnings
-		return out, err
+func (s *Server) registerListNotes() {
+	addTool(s, tool[listNotesIn, listNotesOut]{
+		def: &mcp.Tool{
+			Name:        "list_notes",
+			Description: "A page of free-standing notes (journal entries) across agents, newest first; windowed and paginated exactly like list_recent_work.",
+		},
+		defaults:  s.accessDefaults(visibility.Public),
+		namespace: func(in listNotesIn) string { return deref(in.Agent) },
+		handle: func(ctx context.Context, c call, in listNotesIn) (listNotesOut, error) {
+			out := listNotesOut{pageEcho: echo(in.pageArgs, in.accessArgs)}
+			page, msg := listPage(c.d, in.pageArgs, in.accessArgs, s.store.ListNotes)
+			out.Error, out.Notes, out.NextCursor, out.HasMore, out.Warnings = msg, page.Rows, page.NextCursor, page.HasMore, page.Warnings
+			return out, nil
+		},
 	})
 }

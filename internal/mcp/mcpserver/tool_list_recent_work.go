@@ -61,18 +61,21 @@ type listRecentWorkOut struct {
 	peerFields
 }
 
-func (s *Server) registerListRecentWork(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name:        "list_recent_work",
-		Description: "A page of sessions across agents (or one agent), newest first. Without since or cursor it covers the last 14 days. Paginate with cursor until has_more is false. With peers configured, peer servers' sessions are merged in (agents tagged peer:<peer>:<agent>) and the cursor pages through all of them.",
-	}, merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"summary": false}),
-		func(ctx context.Context, req *mcp.CallToolRequest, in listRecentWorkIn) (listRecentWorkOut, error) {
+func (s *Server) registerListRecentWork() {
+	addTool(s, tool[listRecentWorkIn, listRecentWorkOut]{
+		def: &mcp.Tool{
+			Name:        "list_recent_work",
+			Description: "A page of sessions across agents (or one agent), newest first. Without since or cursor it covers the last 14 days. Paginate with cursor until has_more is false. With peers configured, peer servers' sessions are merged in (agents tagged peer:<peer>:<agent>) and the cursor pages through all of them.",
+		},
+		defaults:  merge(s.accessDefaults(visibility.Public), hopDefault, map[string]any{"summary": false}),
+		namespace: func(in listRecentWorkIn) string { return deref(in.Agent) },
+		handle: func(ctx context.Context, c call, in listRecentWorkIn) (listRecentWorkOut, error) {
 			out := listRecentWorkOut{pageEcho: echo(in.pageArgs, in.accessArgs), Summary: in.Summary}
-			page, msg, err := listPage(s, req.Extra, "list_recent_work", in.pageArgs, in.accessArgs, func(q federation.PageQuery, d trust.Decision) (federation.Page[federation.SessionRef], error) {
+			page, msg := listPage(c.d, in.pageArgs, in.accessArgs, func(q federation.PageQuery) (federation.Page[federation.SessionRef], error) {
 				local := func(q federation.PageQuery) (federation.Page[federation.SessionRef], error) {
 					return s.store.ListRecentWork(federation.RecentWorkQuery{PageQuery: q, Summary: in.Summary})
 				}
-				if !s.federates(d, in.FederationHop) {
+				if !s.federates(c.d, in.FederationHop) {
 					return local(q)
 				}
 				fq := peer.RecentWork{Since: q.Since, Agent: in.Agent, Limit: federation.PageLimit(q.Limit), Cursor: deref(q.Cursor), Summary: in.Summary, Access: peerAccess(q.Level, in.accessArgs)}
@@ -85,29 +88,26 @@ func (s *Server) registerListRecentWork(srv *mcp.Server) {
 				return page, err
 			})
 			out.Error, out.Sessions, out.NextCursor, out.HasMore, out.Warnings = msg, page.Rows, page.NextCursor, page.HasMore, page.Warnings
-			return out, err
-		})
+			return out, nil
+		},
+	})
 }
 
-// listPage runs what the windowed, paginated lists share: the access
-// decision (a refusal carries the empty page), the access level, and the
-// query. A bad access level or cursor is reported in the payload, as the
-// reference does: msg is then set and the page is empty. Rows are never
-// nil, so the payload shows [].
-func listPage[T any](s *Server, extra *mcp.RequestExtra, op string, p pageArgs, a accessArgs, fetch func(federation.PageQuery, trust.Decision) (federation.Page[T], error)) (page federation.Page[T], msg string, err error) {
+// listPage runs what the windowed, paginated lists share once the access
+// step allowed the call (a refusal carries the empty page, see
+// trust.Denial): the access level, and the query. A bad access level or
+// cursor is reported in the payload, as the reference does: msg is then
+// set and the page is empty. Rows are never nil, so the payload shows [].
+func listPage[T any](d trust.Decision, p pageArgs, a accessArgs, fetch func(federation.PageQuery) (federation.Page[T], error)) (page federation.Page[T], msg string) {
 	page.Rows = []T{}
-	d := s.authorize(extra, op, deref(p.Agent))
-	if !d.Allowed {
-		return page, "", deny(d)
-	}
 	level, err := a.level()
 	if err != nil {
-		return page, err.Error(), nil
+		return page, err.Error()
 	}
-	got, err := fetch(p.query(level, reader(d)), d)
+	got, err := fetch(p.query(level, reader(d)))
 	if err != nil {
-		return page, err.Error(), nil
+		return page, err.Error()
 	}
 	got.Rows = nonNil(got.Rows)
-	return got, "", nil
+	return got, ""
 }

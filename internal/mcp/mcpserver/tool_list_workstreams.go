@@ -27,33 +27,34 @@ type listWorkstreamsOut struct {
 	HasMore        bool                         `json:"has_more"`
 }
 
-func (s *Server) registerListWorkstreams(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name:        "list_workstreams",
-		Description: "Ongoing multi-session initiatives, grouped by name across agents, most recently touched first. Filter by status (active, paused, done, archived) or agent.",
-	}, s.accessDefaults(visibility.Public), func(ctx context.Context, req *mcp.CallToolRequest, in listWorkstreamsIn) (listWorkstreamsOut, error) {
-		level, err := in.level()
-		if err != nil {
-			return listWorkstreamsOut{}, err
-		}
-		d := s.authorize(req.Extra, "list_workstreams", deref(in.Agent))
-		if !d.Allowed {
-			return listWorkstreamsOut{}, deny(d)
-		}
-		q := federation.WorkstreamQuery{Level: level, Limit: in.Limit, Cursor: in.Cursor, Reader: reader(d)}
-		if in.Status != nil {
-			q.Status = *in.Status
-		}
-		if in.Agent != nil {
-			q.Agent = *in.Agent
-		}
-		page, err := s.store.ListWorkstreams(q)
-		if err != nil {
-			return listWorkstreamsOut{}, err
-		}
-		return listWorkstreamsOut{
-			Status: in.Status, Agent: in.Agent, AccessLevel: in.AccessLevel, IncludePrivate: in.IncludePrivate,
-			Workstreams: page.Rows, NextCursor: page.NextCursor, HasMore: page.HasMore,
-		}, nil
+func (s *Server) registerListWorkstreams() {
+	addTool(s, tool[listWorkstreamsIn, listWorkstreamsOut]{
+		def: &mcp.Tool{
+			Name:        "list_workstreams",
+			Description: "Ongoing multi-session initiatives, grouped by name across agents, most recently touched first. Filter by status (active, paused, done, archived) or agent.",
+		},
+		defaults:  s.accessDefaults(visibility.Public),
+		namespace: func(in listWorkstreamsIn) string { return deref(in.Agent) },
+		handle: func(ctx context.Context, c call, in listWorkstreamsIn) (listWorkstreamsOut, error) {
+			level, err := in.level()
+			if err != nil {
+				return listWorkstreamsOut{}, err
+			}
+			q := federation.WorkstreamQuery{Level: level, Limit: in.Limit, Cursor: in.Cursor, Reader: reader(c.d)}
+			if in.Status != nil {
+				q.Status = *in.Status
+			}
+			if in.Agent != nil {
+				q.Agent = *in.Agent
+			}
+			page, err := s.store.ListWorkstreams(q)
+			if err != nil {
+				return listWorkstreamsOut{}, err
+			}
+			return listWorkstreamsOut{
+				Status: in.Status, Agent: in.Agent, AccessLevel: in.AccessLevel, IncludePrivate: in.IncludePrivate,
+				Workstreams: page.Rows, NextCursor: page.NextCursor, HasMore: page.HasMore,
+			}, nil
+		},
 	})
 }

@@ -24,29 +24,29 @@ type prepareRecognitionOut struct {
 	peerFields
 }
 
-func (s *Server) registerPrepareRecognitionContext(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name: "prepare_recognition_context",
-		Description: "Call at the start of every turn: which known entities the prompt names, a one-line acknowledgement, " +
-			"and a bounded prompt_context fragment to prepend to your own prompt. Never waits on retrieval; get_deeper_context is the slower companion.",
-	}, merge(s.accessDefaults(visibility.Team), hopDefault), func(ctx context.Context, req *mcp.CallToolRequest, in prepareRecognitionIn) (prepareRecognitionOut, error) {
-		level, err := in.level()
-		if err != nil {
-			return prepareRecognitionOut{}, err
-		}
-		d := s.authorize(req.Extra, "prepare_recognition_context", "")
-		if !d.Allowed {
-			return prepareRecognitionOut{}, deny(d)
-		}
-		out := prepareRecognitionOut{RecognitionContext: s.store.RecognitionContext(federation.RecognitionRequest{
-			Prompt: in.Prompt, AccessLevel: in.AccessLevel, Level: level, IncludePrivate: in.IncludePrivate, Reader: reader(d),
-		})}
-		if s.federates(d, in.FederationHop) {
-			var rep peer.Report
-			out.Result, rep = s.opts.Peers.Recognition(ctx, in.Prompt, peerAccess(level, in.accessArgs), out.Result)
-			out.peerFields = reported(rep)
-		}
-		return out, nil
+func (s *Server) registerPrepareRecognitionContext() {
+	addTool(s, tool[prepareRecognitionIn, prepareRecognitionOut]{
+		def: &mcp.Tool{
+			Name: "prepare_recognition_context",
+			Description: "Call at the start of every turn: which known entities the prompt names, a one-line acknowledgement, " +
+				"and a bounded prompt_context fragment to prepend to your own prompt. Never waits on retrieval; get_deeper_context is the slower companion.",
+		},
+		defaults: merge(s.accessDefaults(visibility.Team), hopDefault),
+		handle: func(ctx context.Context, c call, in prepareRecognitionIn) (prepareRecognitionOut, error) {
+			level, err := in.level()
+			if err != nil {
+				return prepareRecognitionOut{}, err
+			}
+			out := prepareRecognitionOut{RecognitionContext: s.store.RecognitionContext(federation.RecognitionRequest{
+				Prompt: in.Prompt, AccessLevel: in.AccessLevel, Level: level, IncludePrivate: in.IncludePrivate, Reader: reader(c.d),
+			})}
+			if s.federates(c.d, in.FederationHop) {
+				var rep peer.Report
+				out.Result, rep = s.opts.Peers.Recognition(ctx, in.Prompt, peerAccess(level, in.accessArgs), out.Result)
+				out.peerFields = reported(rep)
+			}
+			return out, nil
+		},
 	})
 }
 

@@ -23,25 +23,26 @@ type queryAgentMemoryOut struct {
 	Matches        []federation.EntityMatch `json:"matches"`
 }
 
-func (s *Server) registerQueryAgentMemory(srv *mcp.Server) {
-	addTool(srv, &mcp.Tool{
-		Name:        "query_agent_memory",
-		Description: "Look up a topic in one agent's memory. Returns the entity matches that agent contributes to (an unknown agent or topic gives no matches).",
-	}, s.accessDefaults(visibility.Public), func(ctx context.Context, req *mcp.CallToolRequest, in queryAgentMemoryIn) (queryAgentMemoryOut, error) {
-		level, err := in.level()
-		if err != nil {
-			return queryAgentMemoryOut{}, err
-		}
-		d := s.authorize(req.Extra, "query_agent_memory", in.Agent)
-		if !d.Allowed {
-			return queryAgentMemoryOut{}, deny(d)
-		}
-		return queryAgentMemoryOut{
-			Agent:          in.Agent,
-			Topic:          in.Topic,
-			AccessLevel:    in.AccessLevel,
-			IncludePrivate: in.IncludePrivate,
-			Matches:        s.store.QueryAgentMemory(in.Agent, in.Topic, level, reader(d)),
-		}, nil
+func (s *Server) registerQueryAgentMemory() {
+	addTool(s, tool[queryAgentMemoryIn, queryAgentMemoryOut]{
+		def: &mcp.Tool{
+			Name:        "query_agent_memory",
+			Description: "Look up a topic in one agent's memory. Returns the entity matches that agent contributes to (an unknown agent or topic gives no matches).",
+		},
+		defaults:  s.accessDefaults(visibility.Public),
+		namespace: func(in queryAgentMemoryIn) string { return in.Agent },
+		handle: func(ctx context.Context, c call, in queryAgentMemoryIn) (queryAgentMemoryOut, error) {
+			level, err := in.level()
+			if err != nil {
+				return queryAgentMemoryOut{}, err
+			}
+			return queryAgentMemoryOut{
+				Agent:          in.Agent,
+				Topic:          in.Topic,
+				AccessLevel:    in.AccessLevel,
+				IncludePrivate: in.IncludePrivate,
+				Matches:        s.store.QueryAgentMemory(in.Agent, in.Topic, level, reader(c.d)),
+			}, nil
+		},
 	})
 }

@@ -62,34 +62,13 @@ func appendCanonical(b []byte, v any) []byte {
 		}
 		return append(b, ']')
 	case *yaml11.Map:
-		entries := slices.Clone(x.Entries())
-		slices.SortFunc(entries, func(a, b yaml11.Entry) int { return strings.Compare(a.Key, b.Key) })
-		b = append(b, '{')
-		for i, e := range entries {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, e.Key)
-			b = append(b, ':')
-			b = appendCanonical(b, e.Value)
-		}
-		return append(b, '}')
+		return appendObject(b, slices.Clone(x.Entries()))
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+		entries := make([]yaml11.Entry, 0, len(x))
+		for k, v := range x {
+			entries = append(entries, yaml11.Entry{Key: k, Value: v})
 		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			b = appendCanonical(b, x[k])
-		}
-		return append(b, '}')
+		return appendObject(b, entries)
 	}
 	// Finite floats, big integers and anything else: encoding/json's text.
 	out, err := json.Marshal(v)
@@ -97,6 +76,21 @@ func appendCanonical(b []byte, v any) []byte {
 		return appendJSONString(b, yaml11.Str(v))
 	}
 	return append(b, out...)
+}
+
+// appendObject writes an object of the entries (which it sorts by key).
+func appendObject(b []byte, entries []yaml11.Entry) []byte {
+	slices.SortFunc(entries, func(x, y yaml11.Entry) int { return strings.Compare(x.Key, y.Key) })
+	b = append(b, '{')
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, e.Key)
+		b = append(b, ':')
+		b = appendCanonical(b, e.Value)
+	}
+	return append(b, '}')
 }
 
 const hexDigits = "0123456789abcdef"

@@ -56,9 +56,6 @@ func New(root string) *Writer {
 	return &Writer{root: root, tree: fsutil.NewTree(root), Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}}
 }
 
-// Root returns the library directory.
-func (w *Writer) Root() string { return w.root }
-
 // ManifestPath returns where agent id's manifest lives.
 func (w *Writer) ManifestPath(id string) string {
 	return filepath.Join(w.root, "agents", id+".l5.yaml")
@@ -174,20 +171,16 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 	defer unlock()
 
 	path := w.ManifestPath(req.AgentID)
-	before, beforeBytes, currentDigest, err := w.readCurrent(req.AgentID)
-	previousUpdate := ""
-	var corrupt *CorruptError
-	switch {
-	case errors.As(err, &corrupt) && req.Mode == ModeReplace:
-		beforeBytes, currentDigest = corrupt.Data, rawDigest(corrupt.Data)
-	case err != nil:
+	before, beforeBytes, currentDigest, err := w.readReplaced(req.AgentID, req.Mode == ModeReplace)
+	if err != nil {
 		return Result{}, err
 	}
+	previousUpdate := ""
 	if before != nil {
 		previousUpdate = textOf(before.Value(l5.KeyLastUpdated))
 	}
-	if req.ExpectedDigest != nil && !digestMatches(*req.ExpectedDigest, currentDigest) {
-		return Result{}, &StaleDigestError{Expected: *req.ExpectedDigest, Current: currentDigest}
+	if err := checkExpected(req.ExpectedDigest, currentDigest); err != nil {
+		return Result{}, err
 	}
 	now := w.Now().UTC()
 	m, c, err := apply(req, rows, before, isoNow(now))
@@ -195,7 +188,7 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 		return Result{}, err
 	}
 	res := Result{AgentID: req.AgentID, Path: path, Mode: req.Mode}
-	res.fill(c, m, len(rows[2]) > 0, len(rows[3]) > 0)
+	res.fill(m, rows, c)
 	after := Digest(m)
 	if before != nil && after == currentDigest {
 		res.NoOp, res.Digest, res.LastUpdated = true, currentDigest, previousUpdate
@@ -207,6 +200,28 @@ func (w *Writer) commit(ctx context.Context, req Request, op, stagedBy string) (
 		return Result{}, err
 	}
 	return res, nil
+}
+
+// readReplaced reads agent id's manifest as a write that replaces it
+// sees it (see readCurrent), except that a manifest that cannot be
+// parsed, when the write may overwrite it (overwriteCorrupt), is no
+// manifest, its bytes and their raw digest.
+func (w *Writer) readReplaced(id string, overwriteCorrupt bool) (*yaml11.Map, []byte, string, error) {
+	m, data, digest, err := w.readCurrent(id)
+	var corrupt *CorruptError
+	if overwriteCorrupt && errors.As(err, &corrupt) {
+		return nil, corrupt.Data, rawDigest(corrupt.Data), nil
+	}
+	return m, data, digest, err
+}
+
+// checkExpected refuses a write whose caller expected a state other than
+// the current one (whose digest is current); expected nil expects none.
+func checkExpected(expected *string, current string) error {
+	if expected != nil && !digestMatches(*expected, current) {
+		return &StaleDigestError{Expected: *expected, Current: current}
+	}
+	return nil
 }
 
 // lockAgent takes agent id's cross-process lock and removes the stale
@@ -242,38 +257,30 @@ func (w *Writer) writeManifest(id string, m *yaml11.Map, digest string, oldBytes
 // apply builds the manifest a validated request produces from before (the
 // stored manifest, which it modifies in merge mode; nil when there is
 // none) and counts what it added and updated.
-func apply(req Request, rows [4][]*yaml11.Map, before *yaml11.Map, now string) (*yaml11.Map, batch, error) {
+func apply(req Request, rows perKind[[]*yaml11.Map], before *yaml11.Map, now string) (*yaml11.Map, batch, error) {
 	m, err := build(req, before, now)
 	if err != nil {
 		return nil, batch{}, err
 	}
-	c := mergeRows(m, rows)
-	if len(rows[2]) == 0 && len(listOf(m, l5.KeyWorkstreams)) == 0 {
-		m.Delete(l5.KeyWorkstreams)
-	}
-	if len(rows[3]) == 0 && len(listOf(m, l5.KeyNotes)) == 0 {
-		m.Delete(l5.KeyNotes)
-	}
-	sortSessions(m)
-	return m, c, nil
+	return m, mergeRows(m, rows), nil
 }
 
-// mergeRows merges the four kinds of rows of a request into m.
-func mergeRows(m *yaml11.Map, rows [4][]*yaml11.Map) batch {
-	return batch{
-		entities.merge(m, rows[0]),
-		sessions.merge(m, rows[1]),
-		workstreams.merge(m, rows[2]),
-		notes.merge(m, rows[3]),
+// rowLists returns the request's lists of rows, by kind.
+func (req *Request) rowLists() perKind[*[]any] {
+	return perKind[*[]any]{
+		entityRows:     &req.Entities,
+		sessionRows:    &req.Sessions,
+		workstreamRows: &req.Workstreams,
+		noteRows:       &req.Notes,
 	}
 }
 
 // validate checks a request and converts its rows, in the reference's
 // order and with its messages.
-func validate(req *Request) ([4][]*yaml11.Map, error) {
-	var rows [4][]*yaml11.Map
-	if !l5.ValidAgentID(req.AgentID) {
-		return rows, invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(req.AgentID))
+func validate(req *Request) (perKind[[]*yaml11.Map], error) {
+	var rows perKind[[]*yaml11.Map]
+	if err := checkID(req.AgentID); err != nil {
+		return rows, err
 	}
 	if req.Mode == "" {
 		req.Mode = ModeMerge
@@ -281,54 +288,47 @@ func validate(req *Request) ([4][]*yaml11.Map, error) {
 	if req.Mode != ModeMerge && req.Mode != ModeReplace {
 		return rows, invalid("invalid mode %s: must be 'merge' or 'replace'", pyfmt.Quote(req.Mode))
 	}
-	var err error
-	if rows[0], err = convertRows(req.Entities, "entity", func(r *yaml11.Map) bool { return nonBlank(r.Value("name")) }, "name"); err != nil {
-		return rows, err
-	}
-	if rows[1], err = convertRows(req.Sessions, "session", func(r *yaml11.Map) bool { return isString(r.Value("date")) }, "date"); err != nil {
-		return rows, err
-	}
-	for _, r := range rows[1] {
-		if err := checkDate("session", r.Value("date")); err != nil {
-			return rows, err
-		}
-	}
-	if rows[2], err = convertRows(req.Workstreams, "workstream", func(r *yaml11.Map) bool { return nonBlank(r.Value("name")) }, "name"); err != nil {
-		return rows, err
-	}
-	for _, r := range rows[2] {
-		if s, ok := r.Value("status").(string); ok && !slices.Contains(l5.WorkstreamStatuses, s) {
-			return rows, invalid("workstream status %s is not one of %s", pyfmt.Quote(s), strings.Join(l5.WorkstreamStatuses, ", "))
-		}
-	}
-	if rows[3], err = convertRows(req.Notes, "note", func(r *yaml11.Map) bool {
-		return isString(r.Value("date")) && nonBlank(r.Value("text"))
-	}, "date' and 'text"); err != nil {
-		return rows, err
-	}
-	for _, r := range rows[3] {
-		if err := checkDate("note", r.Value("date")); err != nil {
+	lists := req.rowLists()
+	for k := range kindCount {
+		var err error
+		if rows[k], err = rowKinds[k].convert(*lists[k]); err != nil {
 			return rows, err
 		}
 	}
 	return rows, nil
 }
 
-// convertRows turns decoded rows into ordered maps and checks that each is
-// an object passing ok; what names the required fields in the message.
-func convertRows(in []any, kind string, ok func(*yaml11.Map) bool, what string) ([]*yaml11.Map, error) {
+// convert turns decoded rows of this kind into ordered maps, checking
+// that each is an object with the required fields, then each row's field
+// values.
+func (kind rowKind) convert(in []any) ([]*yaml11.Map, error) {
 	out := make([]*yaml11.Map, 0, len(in))
 	for _, r := range in {
 		row, isMap := toValue(r).(*yaml11.Map)
 		if !isMap {
-			return nil, invalid("%s is not a dict: %s", kind, pyfmt.Repr(toValue(r)))
+			return nil, invalid("%s is not a dict: %s", kind.name, pyfmt.Repr(toValue(r)))
 		}
-		if !ok(row) {
-			return nil, invalid("%s missing non-empty '%s': %s", kind, what, pyfmt.Repr(row))
+		if !kind.required(row) {
+			return nil, invalid("%s missing non-empty '%s': %s", kind.name, kind.requiredWhat, pyfmt.Repr(row))
 		}
 		out = append(out, row)
 	}
+	if kind.check != nil {
+		for _, row := range out {
+			if err := kind.check(row); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return out, nil
+}
+
+// checkStatus refuses a workstream status outside the schema enum.
+func checkStatus(r *yaml11.Map) error {
+	if s, ok := r.Value("status").(string); ok && !slices.Contains(l5.WorkstreamStatuses, s) {
+		return invalid("workstream status %s is not one of %s", pyfmt.Quote(s), strings.Join(l5.WorkstreamStatuses, ", "))
+	}
+	return nil
 }
 
 // checkDate accepts a calendar date YYYY-MM-DD, or "" for a source that
@@ -485,39 +485,43 @@ func build(req Request, before *yaml11.Map, now string) (*yaml11.Map, error) {
 	if err := checkAgentType(agentType); err != nil {
 		return nil, err
 	}
-	var m *yaml11.Map
 	if before != nil && req.Mode == ModeMerge {
-		m = before
-		agent, ok := m.Value(l5.KeyAgent).(*yaml11.Map)
-		if !ok {
-			agent = yaml11.NewMap(2)
-			m.Set(l5.KeyAgent, agent)
+		setAgent(before, req, agentType)
+		if _, ok := before.Get(l5.KeySpecVersion); !ok {
+			before.Set(l5.KeySpecVersion, "0.1")
 		}
-		agent.Set("id", req.AgentID)
-		agent.Set("type", agentType)
-		if _, ok := m.Get(l5.KeySpecVersion); !ok {
-			m.Set(l5.KeySpecVersion, "0.1")
-		}
-		m.Set(l5.KeyLastUpdated, now)
-	} else {
-		m = yaml11.NewMap(6)
-		m.Set(l5.KeySpecVersion, "0.1")
-		agent := yaml11.NewMap(4)
-		agent.Set("id", req.AgentID)
-		agent.Set("type", agentType)
-		m.Set(l5.KeyAgent, agent)
-		m.Set(l5.KeyLastUpdated, now)
-		m.Set(l5.KeySessions, []any{})
-		m.Set(l5.KeyEntities, []any{})
+		before.Set(l5.KeyLastUpdated, now)
+		return before, nil
 	}
-	agent := m.Value(l5.KeyAgent).(*yaml11.Map)
+	m := yaml11.NewMap(6)
+	m.Set(l5.KeySpecVersion, "0.1")
+	setAgent(m, req, agentType)
+	m.Set(l5.KeyLastUpdated, now)
+	m.Set(l5.KeySessions, []any{})
+	m.Set(l5.KeyEntities, []any{})
+	return m, nil
+}
+
+// setAgent sets the agent block of m (made when missing) as a write sets
+// it, a commit and a staged write alike: the id, the type unless
+// agentType is empty, and instance and role_narrative when the request
+// gives them.
+func setAgent(m *yaml11.Map, req Request, agentType string) {
+	agent, ok := m.Value(l5.KeyAgent).(*yaml11.Map)
+	if !ok {
+		agent = yaml11.NewMap(4)
+		m.Set(l5.KeyAgent, agent)
+	}
+	agent.Set("id", req.AgentID)
+	if agentType != "" {
+		agent.Set("type", agentType)
+	}
 	if req.Instance != nil {
 		agent.Set("instance", validText(*req.Instance))
 	}
 	if req.RoleNarrative != nil {
 		agent.Set("role_narrative", validText(*req.RoleNarrative))
 	}
-	return m, nil
 }
 
 // checkAgentType refuses an agent type outside the schema enum.
@@ -576,17 +580,23 @@ func textOf(v any) string {
 	return pyStrOr(v)
 }
 
-// fill sets the counters of a result.
-func (r *Result) fill(c batch, m *yaml11.Map, sentWorkstreams, sentNotes bool) {
-	r.EntitiesAdded, r.EntitiesUpdated = len(c[0].added), len(c[0].updated)
-	r.SessionsAdded, r.SessionsUpdated = len(c[1].added), len(c[1].updated)
+// fill sets the counters of a result from the manifest m that merging
+// the rows sent produced, and what the merge counted.
+func (r *Result) fill(m *yaml11.Map, sent perKind[[]*yaml11.Map], c batch) {
+	r.EntitiesAdded, r.EntitiesUpdated = len(c[entityRows].added), len(c[entityRows].updated)
+	r.SessionsAdded, r.SessionsUpdated = len(c[sessionRows].added), len(c[sessionRows].updated)
 	r.TotalEntities, r.TotalSessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
-	if n := len(listOf(m, l5.KeyWorkstreams)); sentWorkstreams || n > 0 {
-		added, updated := len(c[2].added), len(c[2].updated)
-		r.WorkstreamsAdded, r.WorkstreamsUpdated, r.TotalWorkstreams = &added, &updated, &n
+	r.WorkstreamsAdded, r.WorkstreamsUpdated, r.TotalWorkstreams = optionalCounts(m, workstreamRows, sent, c)
+	r.NotesAdded, r.NotesUpdated, r.TotalNotes = optionalCounts(m, noteRows, sent, c)
+}
+
+// optionalCounts returns the counters of an optional kind of row: none
+// when the request sent no such row and the manifest holds none.
+func optionalCounts(m *yaml11.Map, k kind, sent perKind[[]*yaml11.Map], c batch) (added, updated, total *int) {
+	n := len(listOf(m, rowKinds[k].key))
+	if len(sent[k]) == 0 && n == 0 {
+		return nil, nil, nil
 	}
-	if n := len(listOf(m, l5.KeyNotes)); sentNotes || n > 0 {
-		added, updated := len(c[3].added), len(c[3].updated)
-		r.NotesAdded, r.NotesUpdated, r.TotalNotes = &added, &updated, &n
-	}
+	a, u := len(c[k].added), len(c[k].updated)
+	return &a, &u, &n
 }

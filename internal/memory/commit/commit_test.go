@@ -144,7 +144,7 @@ func TestValidationMessages(t *testing.T) {
 			t.Errorf("%+v: error %v, want it to contain %q", c.req, err, c.want)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(w.Root(), "agents")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(w.root, "agents")); !os.IsNotExist(err) {
 		t.Error("a refused commit must write nothing")
 	}
 }

@@ -120,7 +120,7 @@ func TestCommitsDoNotWriteThroughLinksOutOfTheLibrary(t *testing.T) {
 	})
 	t.Run("locks", func(t *testing.T) {
 		w, outside := libraryAndOutside(t)
-		link(t, outside, filepath.Join(w.Root(), ".locks"))
+		link(t, outside, filepath.Join(w.root, ".locks"))
 		if _, err := w.Commit(ctx, Request{AgentID: "codex", AgentType: str("other"), Entities: row}); !fsutil.IsOutside(err) {
 			t.Fatalf("commit with a linked .locks: %v", err)
 		}
@@ -147,7 +147,7 @@ func TestCommitsDoNotWriteThroughLinksOutOfTheLibrary(t *testing.T) {
 // relative link to another folder of the library still works.
 func TestLinksInsideTheLibraryAreFollowed(t *testing.T) {
 	w, _ := libraryAndOutside(t)
-	os.MkdirAll(filepath.Join(w.Root(), "archive", "codex"), 0o755)
+	os.MkdirAll(filepath.Join(w.root, "archive", "codex"), 0o755)
 	link(t, "../archive/codex", w.historyDir("codex"))
 	commit(t, w, Request{AgentID: "codex", AgentType: str("other"), Entities: []any{map[string]any{"name": "X"}}})
 	commit(t, w, Request{AgentID: "codex", Entities: []any{map[string]any{"name": "Y"}}})
@@ -162,7 +162,7 @@ func TestLinksInsideTheLibraryAreFollowed(t *testing.T) {
 // files that are not temporary stay.
 func TestSweepLibraryRemovesDeadWritersTempFiles(t *testing.T) {
 	w, outside := libraryAndOutside(t)
-	root := w.Root()
+	root := w.root
 	old := time.Now().Add(-2 * time.Minute)
 	type file struct {
 		path string

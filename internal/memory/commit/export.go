@@ -154,9 +154,10 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 	now := w.Now().UTC()
 	m, c, produced := exportManifest(header, rows, before, owned, isoNow(now))
 	res := ExportResult{AgentID: id, Path: w.ManifestPath(id), Digest: Digest(m), Changes: c.describe()}
-	res.Entities, res.Sessions = len(produced[0]), len(produced[1])
-	res.EntitiesAdded, res.EntitiesUpdated, res.EntitiesRemoved = len(c[0].added), len(c[0].updated), len(c[0].removed)
-	res.SessionsAdded, res.SessionsUpdated, res.SessionsRemoved = len(c[1].added), len(c[1].updated), len(c[1].removed)
+	res.Entities, res.Sessions = len(produced[entityRows]), len(produced[sessionRows])
+	ce, cs := c[entityRows], c[sessionRows]
+	res.EntitiesAdded, res.EntitiesUpdated, res.EntitiesRemoved = len(ce.added), len(ce.updated), len(ce.removed)
+	res.SessionsAdded, res.SessionsUpdated, res.SessionsRemoved = len(cs.added), len(cs.updated), len(cs.removed)
 	res.TotalEntities, res.TotalSessions = len(listOf(m, l5.KeyEntities)), len(listOf(m, l5.KeySessions))
 	res.LastUpdated = textOf(m.Value(l5.KeyLastUpdated))
 	newOwned := encodeOwned(id, produced)
@@ -200,28 +201,25 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 // validateExport checks an export's document and splits it into its
 // header (every key but the row lists and last_updated, copied) and its
 // rows, validated and converted as a commit's are.
-func validateExport(req *ExportRequest) (*yaml11.Map, [4][]*yaml11.Map, error) {
-	var rows [4][]*yaml11.Map
+func validateExport(req *ExportRequest) (*yaml11.Map, perKind[[]*yaml11.Map], error) {
+	var rows perKind[[]*yaml11.Map]
 	id := req.AgentID
-	if !l5.ValidAgentID(id) {
-		return nil, rows, invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
+	if err := checkID(id); err != nil {
+		return nil, rows, err
 	}
 	if req.Document == nil {
 		return nil, rows, invalid("an export of %s has no document", pyfmt.Quote(id))
 	}
 	header := yaml11.NewMap(req.Document.Len())
 	rowsReq := Request{AgentID: id}
-	lists := map[string]*[]any{
-		l5.KeyEntities: &rowsReq.Entities, l5.KeySessions: &rowsReq.Sessions,
-		l5.KeyWorkstreams: &rowsReq.Workstreams, l5.KeyNotes: &rowsReq.Notes,
-	}
+	lists := rowsReq.rowLists()
 	for _, e := range req.Document.Entries() {
-		if dst, isRows := lists[e.Key]; isRows {
+		if k, isRows := kindOf(e.Key); isRows {
 			list, ok := e.Value.([]any)
 			if !ok && e.Value != nil {
 				return nil, rows, invalid("the export's %s is not a list: %s", e.Key, pyfmt.Repr(e.Value))
 			}
-			*dst = list
+			*lists[k] = list
 			continue
 		}
 		if e.Key != l5.KeyLastUpdated {
@@ -255,10 +253,10 @@ var topLevelOrder = []string{
 // exporter's header and rows, the stored manifest (nil when there is
 // none) and the keys the exporter owned, and returns it with what changed
 // and the keys the exporter produced, by kind.
-func exportManifest(header *yaml11.Map, rows [4][]*yaml11.Map, before *yaml11.Map, owned [4]map[string]bool, now string) (*yaml11.Map, batch, [4][]string) {
+func exportManifest(header *yaml11.Map, rows perKind[[]*yaml11.Map], before *yaml11.Map, owned perKind[map[string]bool], now string) (*yaml11.Map, batch, perKind[[]string]) {
 	var c batch
-	var produced [4][]string
-	var lists [4][]any
+	var produced perKind[[]string]
+	var lists perKind[[]any]
 	for i, kind := range rowKinds {
 		// The commit path's merge folds the exporter's own duplicates.
 		fresh := yaml11.NewMap(1)
@@ -304,9 +302,9 @@ func exportManifest(header *yaml11.Map, rows [4][]*yaml11.Map, before *yaml11.Ma
 	}
 	m := yaml11.NewMap(len(topLevelOrder))
 	for _, key := range topLevelOrder {
-		if i := slices.IndexFunc(rowKinds[:], func(k rowKind) bool { return k.key == key }); i >= 0 {
-			if len(lists[i]) > 0 {
-				m.Set(key, lists[i])
+		if k, isRows := kindOf(key); isRows {
+			if len(lists[k]) > 0 {
+				m.Set(key, lists[k])
 			}
 			continue
 		}
@@ -349,8 +347,8 @@ const maxOwnedBytes = 64 << 20
 
 // readOwned returns the keys agent id's exporter owns, by kind, and the
 // bytes of the record. A missing or unreadable record owns nothing.
-func (w *Writer) readOwned(id string) ([4]map[string]bool, []byte, error) {
-	var out [4]map[string]bool
+func (w *Writer) readOwned(id string) (perKind[map[string]bool], []byte, error) {
+	var out perKind[map[string]bool]
 	data, err := w.tree.ReadRegular(w.ownedPath(id), maxOwnedBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil, nil
@@ -374,7 +372,7 @@ func (w *Writer) readOwned(id string) ([4]map[string]bool, []byte, error) {
 }
 
 // encodeOwned renders the record of the keys an exporter owns.
-func encodeOwned(id string, keys [4][]string) []byte {
+func encodeOwned(id string, keys perKind[[]string]) []byte {
 	f := ownedFile{AgentID: id, Owned: map[string][]string{}}
 	for i, kind := range rowKinds {
 		if len(keys[i]) > 0 {
@@ -386,8 +384,8 @@ func encodeOwned(id string, keys [4][]string) []byte {
 }
 
 // widen returns the keys of both owned and produced.
-func widen(owned [4]map[string]bool, produced [4][]string) [4][]string {
-	var out [4][]string
+func widen(owned perKind[map[string]bool], produced perKind[[]string]) perKind[[]string] {
+	var out perKind[[]string]
 	for i := range out {
 		out[i] = slices.Clone(produced[i])
 		for k := range owned[i] {

@@ -103,7 +103,7 @@ func TestExportWritesTheExportersDocumentAndRecordsIt(t *testing.T) {
 	if got := changes[0].Changes["known_entities_added"]; !slices.Equal(got, []string{"payments api", "ledger"}) {
 		t.Errorf("changes: %v", changes[0].Changes)
 	}
-	record, _ := os.ReadFile(filepath.Join(w.Root(), ".bourdon", "exports", "exp.json"))
+	record, _ := os.ReadFile(filepath.Join(w.root, ".bourdon", "exports", "exp.json"))
 	if want := `{"agent_id":"exp","owned":{"known_entities":["ledger","payments api"],"recent_sessions":["2026-06-01\u0000/r/led","2026-06-02\u0000/r/pay"]}}` + "\n"; string(record) != want {
 		t.Errorf("ownership record:\n%s\nwant\n%s", record, want)
 	}
@@ -124,12 +124,12 @@ func mustDecode(t *testing.T, data []byte) any {
 func TestExportAgainIsANoOpThatWritesNothing(t *testing.T) {
 	w := newWriter(t)
 	doExport(t, w, exported(ents("A", "B"), nil))
-	before := snapshot(t, w.Root())
+	before := snapshot(t, w.root)
 	res := doExport(t, w, exported(ents("A", "B"), nil))
 	if !res.NoOp || res.EntitiesAdded+res.EntitiesUpdated+res.EntitiesRemoved != 0 {
 		t.Errorf("repeat: %+v", res)
 	}
-	after := snapshot(t, w.Root())
+	after := snapshot(t, w.root)
 	for p, v := range after {
 		if before[p] != v {
 			t.Errorf("a no_op export wrote %s", p)
@@ -281,10 +281,10 @@ func TestExportDryRunWritesNothing(t *testing.T) {
 	if err != nil || res.NoOp || res.EntitiesAdded != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if files := snapshot(t, w.Root()); len(files) != 0 {
+	if files := snapshot(t, w.root); len(files) != 0 {
 		t.Errorf("a dry run wrote %v", files)
 	}
-	entries, _ := os.ReadDir(w.Root())
+	entries, _ := os.ReadDir(w.root)
 	if len(entries) != 0 {
 		t.Errorf("a dry run created %v", entries)
 	}

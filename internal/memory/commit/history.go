@@ -41,23 +41,23 @@ type Change struct {
 	Changes         map[string][]string `json:"changes,omitempty"`
 }
 
-// batch holds the counts of one commit: entities, sessions, workstreams,
-// notes.
-type batch [4]counts
+// batch holds what one write added, updated and removed, by kind of row.
+type batch perKind[counts]
 
 // describe lists the dedupe keys a write added, updated and removed, by
 // kind.
 func (c batch) describe() map[string][]string {
 	out := map[string][]string{}
-	for i, kind := range rowKinds {
-		if len(c[i].added) > 0 {
-			out[kind.key+"_added"] = readableKeys(c[i].added)
+	for k, kc := range c {
+		key := rowKinds[k].key
+		if len(kc.added) > 0 {
+			out[key+"_added"] = readableKeys(kc.added)
 		}
-		if len(c[i].updated) > 0 {
-			out[kind.key+"_updated"] = readableKeys(c[i].updated)
+		if len(kc.updated) > 0 {
+			out[key+"_updated"] = readableKeys(kc.updated)
 		}
-		if len(c[i].removed) > 0 {
-			out[kind.key+"_removed"] = readableKeys(c[i].removed)
+		if len(kc.removed) > 0 {
+			out[key+"_removed"] = readableKeys(kc.removed)
 		}
 	}
 	return out
@@ -323,21 +323,14 @@ func (w *Writer) Rollback(ctx context.Context, id, version string, expectedDiges
 	if err != nil || !ok {
 		return nil, fmt.Errorf("version %s of %s cannot be read; it was not restored", version, id)
 	}
-	current, currentBytes, err := w.readManifest(w.ManifestPath(id))
-	currentDigest := ""
-	var corrupt *CorruptError
-	switch {
-	case errors.As(err, &corrupt):
-		// Restoring a good version is how an unreadable manifest gets
-		// repaired; its bytes are archived like any replaced state.
-		currentBytes, currentDigest = corrupt.Data, rawDigest(corrupt.Data)
-	case err != nil:
+	// Restoring a good version is how an unreadable manifest gets
+	// repaired; its bytes are archived like any replaced state.
+	_, currentBytes, currentDigest, err := w.readReplaced(id, true)
+	if err != nil {
 		return nil, err
-	case current != nil:
-		currentDigest = Digest(current)
 	}
-	if expectedDigest != nil && !digestMatches(*expectedDigest, currentDigest) {
-		return nil, &StaleDigestError{Expected: *expectedDigest, Current: currentDigest}
+	if err := checkExpected(expectedDigest, currentDigest); err != nil {
+		return nil, err
 	}
 	ch := Change{Op: OpRollback, Digest: Digest(rm), PreviousDigest: currentDigest, RolledBackTo: version}
 	ch, err = w.replace(id, currentBytes, currentDigest, data, w.Now().UTC(), ch, p)

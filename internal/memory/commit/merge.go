@@ -10,52 +10,112 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
-// rowKind describes how one list of manifest rows merges: the manifest key
-// of the list, how a row's dedupe key is formed, and which fields are lists
-// that union on a collision (every other field is overwritten by a
+// kind names one of the four lists of rows a manifest holds.
+type kind int
+
+// The kinds of rows, in the order a write validates and merges them.
+const (
+	entityRows kind = iota
+	sessionRows
+	workstreamRows
+	noteRows
+	kindCount
+)
+
+// perKind holds one T for each kind of row, indexed by kind.
+type perKind[T any] [kindCount]T
+
+// rowKind describes one kind of row: the manifest key of its list, what
+// a row must hold, how its dedupe key is formed, and which fields are
+// lists that union on a collision (every other field is overwritten by a
 // non-null incoming value).
 type rowKind struct {
-	key        string
-	name       string // singular, for messages and provenance
+	key  string
+	name string // singular, for messages
+	// required reports whether a row holds the fields that requiredWhat
+	// names; check, when set, refuses a row with a bad field value.
+	required     func(*yaml11.Map) bool
+	requiredWhat string
+	check        func(*yaml11.Map) error
+	// optional lists are left out of a manifest while empty, and a
+	// commit's result reports their counters only when there are rows.
+	optional   bool
 	dedupe     func(*yaml11.Map) string
 	listFields []string
 	order      []string // field order for new rows
 	defaults   map[string]any
 }
 
-var (
-	entities = rowKind{
+// rowKinds describes each kind of row.
+var rowKinds = perKind[rowKind]{
+	entityRows: {
 		key: l5.KeyEntities, name: "entity",
-		dedupe:     func(r *yaml11.Map) string { return normName(r.Value("name")) },
-		listFields: []string{"tags", "aliases"},
-		order:      []string{"name", "type", "aliases", "summary", "last_touched", "tags", "visibility", "valid_from", "valid_to"},
-	}
-	sessions = rowKind{
+		required:     func(r *yaml11.Map) bool { return nonBlank(r.Value("name")) },
+		requiredWhat: "name",
+		dedupe:       func(r *yaml11.Map) string { return normName(r.Value("name")) },
+		listFields:   []string{"tags", "aliases"},
+		order:        []string{"name", "type", "aliases", "summary", "last_touched", "tags", "visibility", "valid_from", "valid_to"},
+	},
+	sessionRows: {
 		key: l5.KeySessions, name: "session",
-		dedupe:     func(r *yaml11.Map) string { return pyStrOr(r.Value("date")) + "\x00" + pyStrOr(r.Value("cwd")) },
-		listFields: []string{"project_focus", "key_actions", "files_touched"},
-		order:      []string{"date", "cwd", "project_focus", "key_actions", "files_touched", "visibility"},
-	}
-	workstreams = rowKind{
+		required:     func(r *yaml11.Map) bool { return isString(r.Value("date")) },
+		requiredWhat: "date",
+		check:        func(r *yaml11.Map) error { return checkDate("session", r.Value("date")) },
+		dedupe:       func(r *yaml11.Map) string { return pyStrOr(r.Value("date")) + "\x00" + pyStrOr(r.Value("cwd")) },
+		listFields:   []string{"project_focus", "key_actions", "files_touched"},
+		order:        []string{"date", "cwd", "project_focus", "key_actions", "files_touched", "visibility"},
+	},
+	workstreamRows: {
 		key: l5.KeyWorkstreams, name: "workstream",
-		dedupe:     func(r *yaml11.Map) string { return normName(r.Value("name")) },
-		listFields: []string{"related_entities", "tags"},
-		order:      []string{"name", "status", "summary", "started", "last_touched", "related_entities", "tags", "visibility"},
-		defaults:   map[string]any{"status": "active"},
-	}
-	notes = rowKind{
+		required:     func(r *yaml11.Map) bool { return nonBlank(r.Value("name")) },
+		requiredWhat: "name",
+		check:        checkStatus,
+		optional:     true,
+		dedupe:       func(r *yaml11.Map) string { return normName(r.Value("name")) },
+		listFields:   []string{"related_entities", "tags"},
+		order:        []string{"name", "status", "summary", "started", "last_touched", "related_entities", "tags", "visibility"},
+		defaults:     map[string]any{"status": "active"},
+	},
+	noteRows: {
 		key: l5.KeyNotes, name: "note",
+		required:     func(r *yaml11.Map) bool { return isString(r.Value("date")) && nonBlank(r.Value("text")) },
+		requiredWhat: "date' and 'text",
+		check:        func(r *yaml11.Map) error { return checkDate("note", r.Value("date")) },
+		optional:     true,
 		dedupe: func(r *yaml11.Map) string {
 			return pyStrOr(r.Value("date")) + "\x00" + strings.TrimSpace(pyStrOr(r.Value("text")))
 		},
 		listFields: []string{"related_entities", "tags"},
 		order:      []string{"date", "text", "related_entities", "tags", "visibility"},
-	}
-)
+	},
+}
 
-// rowKinds are the four kinds of rows, in the order of a request's rows
-// (entities, sessions, workstreams, notes).
-var rowKinds = [4]rowKind{entities, sessions, workstreams, notes}
+// kindOf returns the kind of row whose list a manifest keeps under key.
+func kindOf(key string) (kind, bool) {
+	for k := range kindCount {
+		if rowKinds[k].key == key {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// mergeRows merges the validated rows of a write into m, the steps a
+// commit and a staged write share: each kind merged by its rules, an
+// optional list left empty removed, sessions ordered newest first.
+func mergeRows(m *yaml11.Map, rows perKind[[]*yaml11.Map]) batch {
+	var c batch
+	for k := range kindCount {
+		c[k] = rowKinds[k].merge(m, rows[k])
+	}
+	for k := range kindCount {
+		if rowKinds[k].optional && len(listOf(m, rowKinds[k].key)) == 0 {
+			m.Delete(rowKinds[k].key)
+		}
+	}
+	sortSessions(m)
+	return c
+}
 
 // normName is the reference's name key: str.strip().lower() of a string.
 func normName(v any) string {

@@ -135,12 +135,6 @@ func (w *Writer) Stage(ctx context.Context, caller string, req Request) (StageRe
 	}
 	stagedManifest(m, req, w.Now().UTC())
 	mergeRows(m, rows)
-	for _, key := range []string{l5.KeyWorkstreams, l5.KeyNotes} {
-		if len(listOf(m, key)) == 0 {
-			m.Delete(key)
-		}
-	}
-	sortSessions(m)
 	res := StageResult{
 		Staged: true, AgentID: id, Path: path,
 		Note: "quarantined write staged for review; an operator must run `bourdon staging promote " + id + "` before it propagates to the federation",
@@ -171,21 +165,11 @@ func stagedManifest(m *yaml11.Map, req Request, now time.Time) {
 	if v, _ := m.Value(l5.KeySpecVersion).(string); v == "" {
 		m.Set(l5.KeySpecVersion, "0.1")
 	}
-	agent, ok := m.Value(l5.KeyAgent).(*yaml11.Map)
-	if !ok {
-		agent = yaml11.NewMap(2)
-		m.Set(l5.KeyAgent, agent)
+	var agentType string
+	if req.AgentType != nil {
+		agentType = *req.AgentType
 	}
-	agent.Set("id", req.AgentID)
-	if req.AgentType != nil && *req.AgentType != "" {
-		agent.Set("type", *req.AgentType)
-	}
-	if req.Instance != nil {
-		agent.Set("instance", validText(*req.Instance))
-	}
-	if req.RoleNarrative != nil {
-		agent.Set("role_narrative", validText(*req.RoleNarrative))
-	}
+	setAgent(m, req, agentType)
 	m.Set(l5.KeyLastUpdated, now.Format("2006-01-02T15:04:05Z"))
 	for _, key := range []string{l5.KeyEntities, l5.KeySessions} {
 		if _, ok := m.Value(key).([]any); !ok {
@@ -270,8 +254,8 @@ func (w *Writer) ListStaged() ([]Staged, error) {
 
 // stagedFor returns the staged writes for one agent, or a *NoStagedError.
 func (w *Writer) stagedFor(id string) ([]Staged, error) {
-	if !l5.ValidAgentID(id) {
-		return nil, invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
+	if err := checkID(id); err != nil {
+		return nil, err
 	}
 	all, err := w.ListStaged()
 	if err != nil {
@@ -315,8 +299,9 @@ func (w *Writer) stagedRequest(path, id string) (Request, error) {
 			req.RoleNarrative = &s
 		}
 	}
-	rowsOf := func(key string) []any {
-		list := listOf(m, key)
+	lists := req.rowLists()
+	for k := range kindCount {
+		list := listOf(m, rowKinds[k].key)
 		for _, r := range list {
 			if row, ok := r.(*yaml11.Map); ok {
 				if d, ok := row.Value("date").(yaml11.Date); ok {
@@ -324,12 +309,8 @@ func (w *Writer) stagedRequest(path, id string) (Request, error) {
 				}
 			}
 		}
-		return list
+		*lists[k] = list
 	}
-	req.Entities = rowsOf(l5.KeyEntities)
-	req.Sessions = rowsOf(l5.KeySessions)
-	req.Workstreams = rowsOf(l5.KeyWorkstreams)
-	req.Notes = rowsOf(l5.KeyNotes)
 	return req, nil
 }
 
@@ -362,7 +343,7 @@ func (w *Writer) DiffStaged(id string) ([]StagedDiff, error) {
 	for _, s := range staged {
 		d := StagedDiff{Staged: s}
 		req, err := w.stagedRequest(s.Path, id)
-		var rows [4][]*yaml11.Map
+		var rows perKind[[]*yaml11.Map]
 		if err == nil {
 			rows, err = validate(&req)
 		}
@@ -384,7 +365,7 @@ func (w *Writer) DiffStaged(id string) ([]StagedDiff, error) {
 			continue
 		}
 		d.Result = Result{AgentID: id, Path: w.ManifestPath(id), Mode: ModeMerge}
-		d.Result.fill(c, m, len(rows[2]) > 0, len(rows[3]) > 0)
+		d.Result.fill(m, rows, c)
 		d.Result.Digest = Digest(m)
 		d.Result.NoOp = before != "" && d.Result.Digest == before
 		d.Result.LastUpdated = textOf(m.Value(l5.KeyLastUpdated))

@@ -38,7 +38,7 @@ func TestStageOnlyOwnNamespace(t *testing.T) {
 	if !errors.As(err, &fe) || err.Error() != "quarantined members may only write their own namespace ('openclaw')" {
 		t.Fatalf("foreign namespace: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(w.Root(), "staging")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(w.root, "staging")); !os.IsNotExist(err) {
 		t.Error("a refused staged write must not create the staging directory")
 	}
 }
@@ -49,7 +49,7 @@ func TestStageAccumulatesWithCommitMergeRules(t *testing.T) {
 		Entities: []any{map[string]any{"name": "Payments API", "tags": []any{"infra"}, "summary": "first"}},
 		Sessions: []any{map[string]any{"date": "2026-06-01", "cwd": "/r", "key_actions": []any{"a"}}},
 	})
-	want := filepath.Join(w.Root(), "staging", "openclaw", "openclaw.l5.yaml")
+	want := filepath.Join(w.root, "staging", "openclaw", "openclaw.l5.yaml")
 	if !res.Staged || res.Path != want || res.AgentID != "openclaw" ||
 		res.Note != "quarantined write staged for review; an operator must run `bourdon staging promote openclaw` before it propagates to the federation" {
 		t.Errorf("result: %+v", res)
@@ -82,7 +82,7 @@ func TestStageAccumulatesWithCommitMergeRules(t *testing.T) {
 		t.Errorf("staged last_updated %q, want %%Y-%%m-%%dT%%H:%%M:%%SZ", lu)
 	}
 	// Invisible to the library, which reads only agents/.
-	lib, err := library.Open(w.Root(), nil)
+	lib, err := library.Open(w.root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestStageAccumulatesWithCommitMergeRules(t *testing.T) {
 	if s := lib.Snapshot(); s.Len() != 0 || len(s.Warnings()) != 0 {
 		t.Errorf("staged content visible: %v %v", s.IDs(), s.Warnings())
 	}
-	if _, err := os.Stat(filepath.Join(w.Root(), "agents")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(w.root, "agents")); !os.IsNotExist(err) {
 		t.Error("staging must not touch agents/")
 	}
 }

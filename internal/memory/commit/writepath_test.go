@@ -13,8 +13,8 @@ import (
 func TestCommitSweepsStaleTempFiles(t *testing.T) {
 	w := newWriter(t)
 	commit(t, w, Request{AgentID: "a", AgentType: str("other"), Entities: []any{map[string]any{"name": "X"}}})
-	agents := filepath.Join(w.Root(), "agents")
-	versions := filepath.Join(w.Root(), "history", "a", "versions")
+	agents := filepath.Join(w.root, "agents")
+	versions := filepath.Join(w.root, "history", "a", "versions")
 	old := time.Now().Add(-2 * time.Minute)
 	files := map[string]bool{ // path: should survive
 		filepath.Join(agents, ".a.l5.yaml.0123456789ab.tmp"):                          false,
@@ -31,7 +31,7 @@ func TestCommitSweepsStaleTempFiles(t *testing.T) {
 		}
 	}
 	// A fresh Writer sweeps on its first commit to an agent.
-	w2 := New(w.Root())
+	w2 := New(w.root)
 	if _, err := w2.Commit(context.Background(), Request{AgentID: "a", Entities: []any{map[string]any{"name": "Y"}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestCommitSweepsStaleTempFiles(t *testing.T) {
 func TestTornProvenanceLineLosesOnlyItself(t *testing.T) {
 	w := newWriter(t)
 	commit(t, w, Request{AgentID: "a", AgentType: str("other"), Entities: []any{map[string]any{"name": "X"}}})
-	path := filepath.Join(w.Root(), "history", "a", "provenance.jsonl")
+	path := filepath.Join(w.root, "history", "a", "provenance.jsonl")
 	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"time":"2026-06-30T12:00:02.000000Z","op":"com`) // a writer died mid-append
 	f.Close()
@@ -98,7 +98,7 @@ func TestRollbackRepairsACorruptManifest(t *testing.T) {
 func TestWriterRereadsAFileChangedByAnother(t *testing.T) {
 	w := newWriter(t)
 	commit(t, w, Request{AgentID: "a", AgentType: str("other"), Entities: []any{map[string]any{"name": "X"}}})
-	other := New(w.Root())
+	other := New(w.root)
 	if _, err := other.Commit(context.Background(), Request{AgentID: "a", Entities: []any{map[string]any{"name": "FromOther"}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -79,10 +79,7 @@ type window struct {
 // nothing saved has no cutoff, as in the reference.
 func (s *Store) resolve(q PageQuery) (window, error) {
 	var w window
-	cur := ""
-	if q.Cursor != nil {
-		cur = *q.Cursor
-	}
+	cur := deref(q.Cursor)
 	c, err := DecodeCursor(cur)
 	if err != nil {
 		return w, err

@@ -212,6 +212,25 @@ func (s *Store) ListAgents(reader Reader) []string {
 	return nonNil(out)
 }
 
+// AgentIDs returns up to max agent ids starting with prefix (case
+// ignored), among the agents reader may read, in order, and how many
+// there are in all. An id keep rejects is left out (and not counted); a
+// nil keep keeps every id.
+func (s *Store) AgentIDs(prefix string, max int, reader Reader, keep func(id string) bool) ([]string, int) {
+	var out []string
+	total := 0
+	for _, id := range s.current().snap.IDs() {
+		if !reader.may(id) || len(id) < len(prefix) || !strings.EqualFold(id[:len(prefix)], prefix) || (keep != nil && !keep(id)) {
+			continue
+		}
+		total++
+		if len(out) < max {
+			out = append(out, id)
+		}
+	}
+	return out, total
+}
+
 // Snapshot returns the library snapshot the next query would use.
 func (s *Store) Snapshot() *library.Snapshot { return s.current().snap }
 

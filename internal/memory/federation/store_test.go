@@ -66,6 +66,14 @@ var june30 = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
 
 func seedStore(t *testing.T) *Store {
 	dir := t.TempDir()
+	copySeed(t, dir)
+	return openStore(t, dir, june30)
+}
+
+// copySeed copies the conformance seed library's manifests into the
+// library at dir.
+func copySeed(t *testing.T, dir string) {
+	t.Helper()
 	for _, f := range []string{"claude-code.l5.yaml", "codex.l5.yaml"} {
 		data, err := os.ReadFile(filepath.Join("../../../testdata/conformance/fed_seed_library/agents", f))
 		if err != nil {
@@ -73,7 +81,6 @@ func seedStore(t *testing.T) *Store {
 		}
 		writeFile(t, filepath.Join(dir, "agents", f), string(data))
 	}
-	return openStore(t, dir, june30)
 }
 
 func TestFindEntityVisibilityAndAliases(t *testing.T) {
@@ -386,5 +393,32 @@ func TestExportAgents(t *testing.T) {
 	last := env.Agents[len(env.Agents)-1]
 	if last.ID != "broken" || last.ParseError == nil || last.Type != nil {
 		t.Errorf("broken file row: %+v", last)
+	}
+}
+
+func TestAgentIDsCompleteAPrefix(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"claude-code", "claude-desktop", "codex", "cursor"} {
+		writeManifest(t, dir, id)
+	}
+	s := openStore(t, dir, june30)
+	for _, tc := range []struct {
+		prefix string
+		max    int
+		reader Reader
+		keep   func(string) bool
+		want   []string
+		total  int
+	}{
+		{"CL", 10, nil, nil, []string{"claude-code", "claude-desktop"}, 2},
+		{"c", 2, nil, nil, []string{"claude-code", "claude-desktop"}, 4},
+		{"", 10, func(id string) bool { return id != "codex" }, nil, []string{"claude-code", "claude-desktop", "cursor"}, 3},
+		{"c", 10, nil, func(id string) bool { return id != "cursor" }, []string{"claude-code", "claude-desktop", "codex"}, 3},
+		{"claude-code-and-more", 10, nil, nil, nil, 0},
+	} {
+		got, total := s.AgentIDs(tc.prefix, tc.max, tc.reader, tc.keep)
+		if !slices.Equal(got, tc.want) || total != tc.total {
+			t.Errorf("AgentIDs(%q, %d) = %v, %d; want %v, %d", tc.prefix, tc.max, got, total, tc.want, tc.total)
+		}
 	}
 }

@@ -20,13 +20,7 @@ import (
 func turnLibrary(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"claude-code.l5.yaml", "codex.l5.yaml"} {
-		data, err := os.ReadFile(filepath.Join("../../../testdata/conformance/fed_seed_library/agents", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(dir, "agents", f), string(data))
-	}
+	copySeed(t, dir)
 	writeManifest(t, dir, "cursor", "known_entities", []any{
 		row("name", "Café Crème", "type", "project", "aliases", []any{"creme"}, "summary", "Le café ☕", "visibility", "team"),
 		row("name", "bourdon", "type", "concept", "summary", "cursor's view", "visibility", "public"),

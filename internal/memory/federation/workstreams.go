@@ -61,11 +61,7 @@ func (s *Store) ListWorkstreams(q WorkstreamQuery) (Page[WorkstreamMatch], error
 	if status != "" && !slices.Contains(l5.WorkstreamStatuses, status) {
 		return empty, &StatusError{Status: q.Status}
 	}
-	cur := ""
-	if q.Cursor != nil {
-		cur = *q.Cursor
-	}
-	c, err := DecodeCursor(cur)
+	c, err := DecodeCursor(deref(q.Cursor))
 	if err != nil {
 		return empty, err
 	}

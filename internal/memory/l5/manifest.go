@@ -257,18 +257,10 @@ func FromValue(doc any, fallbackID string) (*Manifest, bool) {
 			TeamTags:    stringItems(p.Value("team_tags")),
 		}
 	}
-	for _, r := range rows(raw.Value(KeySessions)) {
-		m.Sessions = append(m.Sessions, sessionFrom(r, m.VisibilityPolicy))
-	}
-	for _, r := range rows(raw.Value(KeyEntities)) {
-		m.Entities = append(m.Entities, entityFrom(r, m.VisibilityPolicy))
-	}
-	for _, r := range rows(raw.Value(KeyWorkstreams)) {
-		m.Workstreams = append(m.Workstreams, workstreamFrom(r, m.VisibilityPolicy))
-	}
-	for _, r := range rows(raw.Value(KeyNotes)) {
-		m.Notes = append(m.Notes, noteFrom(r, m.VisibilityPolicy))
-	}
+	m.Sessions = rowsOf(raw.Value(KeySessions), m.VisibilityPolicy, sessionFrom)
+	m.Entities = rowsOf(raw.Value(KeyEntities), m.VisibilityPolicy, entityFrom)
+	m.Workstreams = rowsOf(raw.Value(KeyWorkstreams), m.VisibilityPolicy, workstreamFrom)
+	m.Notes = rowsOf(raw.Value(KeyNotes), m.VisibilityPolicy, noteFrom)
 	return m, true
 }
 
@@ -362,14 +354,15 @@ func noteFrom(r *yaml11.Map, p *VisibilityPolicy) Note {
 	}
 }
 
-// rows returns the mapping items of a list; other items are skipped, as
-// the reference skips them at query time.
-func rows(v any) []*yaml11.Map {
+// rowsOf reads the mapping items of a list of rows with from (nil when
+// there are none); other items are skipped, as the reference skips them
+// at query time.
+func rowsOf[T any](v any, p *VisibilityPolicy, from func(*yaml11.Map, *VisibilityPolicy) T) []T {
 	list, _ := v.([]any)
-	out := make([]*yaml11.Map, 0, len(list))
+	var out []T
 	for _, item := range list {
-		if m, ok := item.(*yaml11.Map); ok {
-			out = append(out, m)
+		if r, ok := item.(*yaml11.Map); ok {
+			out = append(out, from(r, p))
 		}
 	}
 	return out

@@ -18,12 +18,11 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
+// schemaJSON is the JSON Schema that Validate applies: the reference's L5
+// schema plus known_workstreams and notes.
+//
 //go:embed l5_schema.json
 var schemaJSON []byte
-
-// SchemaJSON returns the JSON Schema that Validate applies: the reference's
-// L5 schema plus known_workstreams and notes.
-func SchemaJSON() []byte { return bytes.Clone(schemaJSON) }
 
 // Violation is one way a document breaks the schema.
 type Violation struct {

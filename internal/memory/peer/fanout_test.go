@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -156,7 +157,14 @@ func TestFailuresAreReportedNotCountedAsAnswers(t *testing.T) {
 	prose := startPeer(t, map[string]answer{"prepare_recognition_context": func(context.Context, map[string]any) *mcp.CallToolResult {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello, not JSON"}}}
 	}})
-	s := setOf(t, Options{RecognitionTimeout: 100 * time.Millisecond}, map[string]string{
+	var calls, timeouts int
+	onCall := func(_ time.Duration, err error) {
+		calls++
+		if errors.Is(err, context.DeadlineExceeded) {
+			timeouts++
+		}
+	}
+	s := setOf(t, Options{RecognitionTimeout: 100 * time.Millisecond, OnCall: onCall}, map[string]string{
 		"slow": slow.URL, "denied": denied.URL, "broken": broken.URL, "prose": prose.URL, "dead": deadURL(t),
 	})
 	start := time.Now()
@@ -169,6 +177,9 @@ func TestFailuresAreReportedNotCountedAsAnswers(t *testing.T) {
 	}
 	if rep.Queried != 5 || rep.Responded != 0 || rep.TimedOut != 1 {
 		t.Errorf("report %+v", rep)
+	}
+	if calls != 5 || timeouts != 1 {
+		t.Errorf("OnCall saw %d calls, %d timeouts; want 5, 1", calls, timeouts)
 	}
 	want := map[string]string{
 		"slow":   "timed out after 100ms",

@@ -117,10 +117,8 @@ func replaceIn(d dir, path string, data []byte, perm os.FileMode, durable bool) 
 	return syncDirIn(d, parent)
 }
 
-// SyncDir flushes a directory's entries (a rename or a removal) to disk.
-// Where directories cannot be synced it does nothing.
-func SyncDir(dir string) error { return syncDirIn(osDir{}, dir) }
-
+// syncDirIn flushes the entries (a rename or a removal) of the directory
+// name in d to disk. Where directories cannot be synced it does nothing.
 func syncDirIn(d dir, name string) error {
 	f, err := d.Open(name)
 	if err != nil {

@@ -88,6 +88,11 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	return readLimited(f, path, limit)
 }
 
+// ReadOpen reads the rest of an open file, refusing one larger than limit
+// bytes (limit <= 0 means no limit), for readers that also need the
+// file's Stat of exactly the bytes they read.
+func ReadOpen(f *os.File, limit int64) ([]byte, error) { return readLimited(f, f.Name(), limit) }
+
 func readLimited(f *os.File, path string, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		return io.ReadAll(f)

@@ -280,7 +280,8 @@ func (t Tree) Remove(path string) error {
 	return t.do(path, false, func(r *os.Root, rel string) error { return r.Remove(rel) })
 }
 
-// SyncDir flushes the entries of the directory at path (see SyncDir).
+// SyncDir flushes the entries of the directory at path (a rename or a
+// removal) to disk. Where directories cannot be synced it does nothing.
 func (t Tree) SyncDir(path string) error {
 	return t.do(path, false, func(r *os.Root, rel string) error { return syncDirIn(r, rel) })
 }

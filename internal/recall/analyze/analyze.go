@@ -1,13 +1,25 @@
-// Package analyze turns text into index terms: the one tokenizer that the
-// lexical index (BM25), the corpus-trained embedder (package embed) and
-// the snippet picker share, so a word is the same term wherever it is
-// counted.
+// Package analyze is the one text analyser of the project: how prompt and
+// library text become tokens and terms, which words are ignored, how two
+// words count as near, and how strongly a name matches a prompt. Docs
+// search (BM25, snippets), the offline embedder, deeper context,
+// recognition and the turn compiler all take these rules from here.
 //
-// A term is a maximal run of Unicode letters and digits, lowercased,
-// without the English stop words, and reduced by a light suffix stemmer
-// (Stem). Terms are at most MaxTermLen bytes long; longer runs (hashes,
-// base64) are dropped. CountAll counts the terms of a corpus in parallel;
-// Speller finds the known term nearest to a misspelt one.
+// Two tokenisations exist, on purpose:
+//
+//   - Terms (and Each, CountAll, Normalize) for retrieval: a term is a
+//     maximal run of Unicode letters and digits, lowercased, without the
+//     stop words of a list, and reduced by a light suffix stemmer
+//     (Stem). Terms are at most MaxTermLen bytes long; longer runs
+//     (hashes, base64) are dropped.
+//   - Tokens for reference parity: the reference's `[a-zA-Z0-9]+`
+//     tokens, unstemmed, which recognition and the turn compiler need so
+//     that the conformance fixtures keep their answers. TierOf is the
+//     reference's match-tier ladder over them.
+//
+// The stopword lists are named and declared in stopwords.go, each saying
+// who uses it; the parity lists are marked as such. Fuzzy matching
+// (fuzzy.go) is Speller for a fixed vocabulary and Edits1 for a changing
+// one.
 package analyze
 
 import (
@@ -76,7 +88,7 @@ func Normalize(word string) (string, bool) {
 		return "", false
 	}
 	w := lower(word)
-	if _, stop := stopWords[w]; stop {
+	if English.Has(w) {
 		return "", false
 	}
 	if utf8.RuneCountInString(w) == 1 {

@@ -4,9 +4,11 @@
 // bounded, with the provenance of every line. It backs the MCP tool
 // get_deeper_context, the slower companion of prepare_recognition_context.
 //
-// No model is called. Rows are found through three doors (recognition,
-// lexical BM25, fuzzy; see search.go) over a per-manifest index that is
-// rebuilt only for the manifests that change. An optional external L2
+// No model is called. Rows are found through four doors (recognition,
+// tag, lexical BM25, fuzzy; see search.go) over a per-manifest index that
+// is rebuilt only for the manifests that change; its terms are the shared
+// analyser's (package analyze), and a note or session also holds the
+// words of its neighbours (index.go). An optional external L2
 // backend (l2.go) is queried in parallel with the local assembly, under a
 // deadline: its passages are appended when they arrive in time; its
 // slowness, failure or garbage only shows in the payload's l2 status,
@@ -110,7 +112,13 @@ type Request struct {
 	IncludePrivate bool
 	// Reader limits the agents read (nil: every agent).
 	Reader federation.Reader
+	// Agents, when not empty, limits the context to these agents' rows
+	// (within what Reader allows): the tool's agents argument.
+	Agents []string
 }
+
+// MaxAgents bounds Request.Agents.
+const MaxAgents = 64
 
 // Payload is the get_deeper_context result. The first five keys are the
 // reference's; the others are the provenance of the context.
@@ -130,7 +138,7 @@ type Payload struct {
 	// through the recognition door.
 	Entities []recognition.MatchedEntity `json:"entities"`
 	// Doors lists the doors the items came through, in the order
-	// recognition, lexical, fuzzy, l2.
+	// recognition, tag, lexical, fuzzy, l2.
 	Doors []string `json:"doors"`
 	// Items are the context's lines, with their provenance.
 	Items []Item `json:"items"`
@@ -154,7 +162,7 @@ type Item struct {
 	Rank int `json:"rank"`
 	// Kind is entity, session, workstream, note, or l2.
 	Kind string `json:"kind"`
-	// Door is recognition, lexical, fuzzy, or l2.
+	// Door is recognition, tag, lexical, fuzzy, or l2.
 	Door string `json:"door"`
 	// Name is the entity's or workstream's name, the session's first
 	// project focus; "" for notes and passages.
@@ -165,6 +173,11 @@ type Item struct {
 	// Agents are the agents whose rows the line draws on; empty for L2
 	// passages.
 	Agents []string `json:"agents"`
+	// Tags are a note's tags (of every row of the item, at most
+	// maxItemTags), so a caller can cite the row; absent otherwise.
+	Tags []string `json:"tags,omitempty"`
+	// Cwd is a session's working directory; absent otherwise.
+	Cwd string `json:"cwd,omitempty"`
 	// Source is an L2 passage's source, "" otherwise.
 	Source string `json:"source,omitempty"`
 	// Score is the ranking score (BM25, three decimals); 0 for L2.
@@ -276,9 +289,17 @@ func (l localResult) emptyReason(level visibility.Level) string {
 // local finds and describes the rows for the prompt.
 func (s *Service) local(req Request, blank bool) localResult {
 	var out localResult
+	reader := req.Reader
+	if len(req.Agents) > 0 {
+		only := map[string]bool{}
+		for _, a := range req.Agents {
+			only[a] = true
+		}
+		reader = func(a string) bool { return only[a] && (req.Reader == nil || req.Reader(a)) }
+	}
 	view := s.index.sync(s.src.Manifests(nil))
 	for _, seg := range view.segs {
-		if req.Reader == nil || req.Reader(seg.agent) {
+		if reader == nil || reader(seg.agent) {
 			for l := visibility.Public; l <= req.Level; l++ {
 				out.visible = out.visible || seg.count[l] > 0
 			}
@@ -288,15 +309,18 @@ func (s *Service) local(req Request, blank bool) localResult {
 	if blank {
 		return out
 	}
-	anchors := map[string]bool{}
+	anchors, boost := map[string]bool{}, map[string]bool{}
 	rec := s.src.PrepareRecognition(boundRunes(req.Prompt, maxPromptChars), req.Level)
 	for _, m := range rec.Matches {
 		agents := m.SourceAgents
-		if req.Reader != nil {
-			agents = slices.DeleteFunc(slices.Clone(agents), func(a string) bool { return !req.Reader(a) })
+		if reader != nil {
+			agents = slices.DeleteFunc(slices.Clone(agents), func(a string) bool { return !reader(a) })
 			if len(agents) == 0 {
 				continue
 			}
+		}
+		for _, a := range agents {
+			boost[a] = true
 		}
 		typ := m.Type
 		if typ == "" {
@@ -311,7 +335,7 @@ func (s *Service) local(req Request, blank bool) localResult {
 	// Enough documents to fill MaxItems after entity rows of several
 	// agents collapse into one item.
 	hits, qs := view.search(query{
-		prompt: req.Prompt, level: req.Level, reader: req.Reader, anchors: anchors,
+		prompt: req.Prompt, level: req.Level, reader: reader, anchors: anchors, boost: boost,
 		limit: searchLimit(s.opts.MaxItems),
 	})
 	out.items, out.more = describe(hits, qs, s.opts.MaxItems)
@@ -368,6 +392,19 @@ func describe(hits []hit, qs []qterm, maxItems int) ([]Item, bool) {
 		byKey[key] = g
 	}
 
+	// An entity row says something only through its summary: without
+	// one, it is left to the payload's entities and takes no item.
+	groups = slices.DeleteFunc(groups, func(g *group) bool {
+		if g.item.Kind != kindEntity.String() {
+			return false
+		}
+		for _, h := range g.hits {
+			if safe(h.seg.m.Entities[h.seg.docs[h.doc].pos].Summary, fieldLimit) != "" {
+				return false
+			}
+		}
+		return true
+	})
 	chosen := make([]bool, len(groups))
 	perTopic := map[string]int{}
 	n := 0
@@ -401,9 +438,34 @@ func describe(hits []hit, qs []qterm, maxItems int) ([]Item, bool) {
 			}
 		}
 		it.Name, it.Date, it.Text = line(g.hits)
+		it.Tags, it.Cwd = provenance(g.hits)
 		items = append(items, it)
 	}
 	return items, len(groups) > n || len(hits) >= searchLimit(maxItems)
+}
+
+// maxItemTags bounds the tags an item lists.
+const maxItemTags = 8
+
+// provenance returns what an item cites of its rows beyond agent, kind
+// and date: a note's tags, a session's cwd.
+func provenance(hs []*hit) (tags []string, cwd string) {
+	for _, h := range hs {
+		d := h.seg.docs[h.doc]
+		switch d.kind {
+		case kindNote:
+			for _, t := range h.seg.m.Notes[d.pos].Tags {
+				if t = safe(t, nameLimit); t != "" && !slices.Contains(tags, t) && len(tags) < maxItemTags {
+					tags = append(tags, t)
+				}
+			}
+		case kindSession:
+			if c := h.seg.m.Sessions[d.pos].Cwd; c != nil && cwd == "" {
+				cwd = safe(*c, fieldLimit)
+			}
+		}
+	}
+	return tags, cwd
 }
 
 // maxPerTopic bounds the sessions, notes and workstreams about one entity
@@ -431,7 +493,7 @@ func matchedTerms(mask uint64, qs []qterm) []string {
 			continue
 		}
 		t := q.word
-		if q.term != q.word {
+		if q.fuzzy {
 			t = q.word + "~" + q.term
 		}
 		if !slices.Contains(out, t) {
@@ -683,7 +745,7 @@ func (s *Service) render(p *Payload, local localResult, passages []Passage) {
 	p.ContextChars = utf8.RuneCountInString(p.Context)
 	p.Truncated = truncated
 	hasLocal, hasL2 := false, false
-	for _, door := range []string{DoorRecognition, DoorLexical, DoorFuzzy, DoorL2} {
+	for _, door := range []string{DoorRecognition, DoorTag, DoorLexical, DoorFuzzy, DoorL2} {
 		for _, it := range p.Items {
 			if it.Door == door {
 				p.Doors = append(p.Doors, door)

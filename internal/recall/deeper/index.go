@@ -5,12 +5,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
@@ -37,18 +36,13 @@ func (k kind) String() string {
 	return "entity"
 }
 
-// Field weights: a term in a name counts twice.
-const (
-	weightName = 2
-	weightText = 1
-)
-
 // doc is one row of a manifest, indexed.
 type doc struct {
 	kind   kind
 	vis    visibility.Level
 	pos    int32   // the row's position in its manifest list
-	length float32 // weighted number of terms
+	length float32 // weighted number of terms, its neighbours' included
+	asks   bool    // a note that ends with a question mark
 }
 
 // posting is one document that holds a term, with its weighted term
@@ -65,8 +59,10 @@ type termEntry struct {
 	df       [3]int32
 }
 
-// segment is the index of one manifest. It is built once per loaded
-// manifest and never changed.
+// segment is the index of one manifest: the term statistics of one
+// agent, so that a library of many agents ranks each agent's rows by
+// that agent's vocabulary. It is built once per loaded manifest and
+// never changed.
 type segment struct {
 	agent   string
 	m       *l5.Manifest
@@ -75,6 +71,9 @@ type segment struct {
 	count   [3]int32           // documents by visibility
 	length  [3]float64         // total length by visibility
 	anchors map[string][]int32 // entity key -> documents about that entity
+	// tags files every document under its tags, exactly as written
+	// (trimmed, lower-cased): tags are keys, not text.
+	tags map[string][]int32
 	// nameRefs files every entity document under the terms of its name
 	// and of each alias; nameLens[doc][i] is the number of distinct terms
 	// of the document's name i (nil for other kinds).
@@ -97,36 +96,59 @@ func (e *termEntry) dfAt(level visibility.Level) int32 {
 	return n
 }
 
+// countAt is the number of documents of the segment visible at level,
+// and their total length.
+func (s *segment) countAt(level visibility.Level) (int32, float64) {
+	n, total := int32(0), 0.0
+	for v := visibility.Public; v <= level; v++ {
+		n += s.count[v]
+		total += s.length[v]
+	}
+	return n, total
+}
+
+// Field weights: a term in a name counts twice. A note or a session also
+// holds the terms of its neighbours (the rows of the same kind just
+// before and after it with the same date: the turns around a turn of a
+// conversation, the sessions of a day), at neighbourWeight, so that a
+// reply is found by the words of what it answers. Only neighbours at the
+// row's visibility or a more public one lend their terms, so a row's
+// score never depends on text its reader may not see.
+const (
+	weightName      = 2
+	weightText      = 1
+	prevWeight      = 0.5
+	neighbourWindow = 2
+	nextWeight      = 0.3
+)
+
 // buildSegment indexes one manifest: one document per entity, session,
 // workstream and note.
 //
-//	entity      name and aliases (x2), type, summary, tags
+//	entity      name and aliases (x2), type, summary
 //	session     project focus (x2), key actions, files touched, the cwd's
-//	            last directory
-//	workstream  name (x2), status, summary, related entities, tags
-//	note        text, related entities, tags
+//	            last directory; and its neighbours'
+//	workstream  name (x2), status, summary, related entities
+//	note        text, related entities; and its neighbours'
 //
-// A document is also filed under the entities it is about (anchors):
-// an entity under its name and aliases, a session under its project
-// focus, a workstream under its name and related entities, a note under
-// its related entities.
+// Tags are not text: every document is filed under its tags as keys
+// (segment.tags). A document is also filed under the entities it is about
+// (anchors): an entity under its name and aliases, a session under its
+// project focus, a workstream under its name and related entities, a note
+// under its related entities.
 func buildSegment(agent string, m *l5.Manifest) *segment {
-	s := &segment{agent: agent, m: m, terms: map[string]*termEntry{}, anchors: map[string][]int32{}, nameRefs: map[string][]nameRef{}}
-	var b docBuilder
-	add := func(kind kind, pos int, vis visibility.Level, anchors []string) {
+	s := &segment{agent: agent, m: m, terms: map[string]*termEntry{}, anchors: map[string][]int32{},
+		tags: map[string][]int32{}, nameRefs: map[string][]nameRef{}}
+	b := rowTerms{cache: map[string]string{}}
+	var own [][2]int // each document's own terms: b.terms[own[id][0]:own[id][1]]
+	add := func(kind kind, pos int, vis visibility.Level, anchors, tags []string) {
 		id := int32(len(s.docs))
-		s.docs = append(s.docs, doc{kind: kind, vis: vis, pos: int32(pos), length: b.length})
-		s.count[vis]++
-		s.length[vis] += float64(b.length)
-		for t, tf := range b.tf {
-			e := s.terms[t]
-			if e == nil {
-				e = &termEntry{}
-				s.terms[t] = e
-			}
-			e.postings = append(e.postings, posting{doc: id, tf: tf})
-			e.df[vis]++
+		s.docs = append(s.docs, doc{kind: kind, vis: vis, pos: int32(pos)})
+		start := 0
+		if len(own) > 0 {
+			start = own[len(own)-1][1]
 		}
+		own = append(own, [2]int{start, len(b.terms)})
 		for _, a := range anchors {
 			if k := federation.Key(a); k != "" {
 				if list := s.anchors[k]; len(list) == 0 || list[len(list)-1] != id {
@@ -134,7 +156,13 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 				}
 			}
 		}
-		b.reset()
+		for _, t := range tags {
+			if k := tagKey(t); k != "" {
+				if list := s.tags[k]; len(list) == 0 || list[len(list)-1] != id {
+					s.tags[k] = append(list, id)
+				}
+			}
+		}
 	}
 	for i := range m.Entities {
 		e := &m.Entities[i]
@@ -142,7 +170,7 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 		id := int32(len(s.docs))
 		for _, n := range append([]string{e.Name}, e.Aliases...) {
 			var ts []string
-			eachTerm(n, func(t string) {
+			b.each(n, func(t string) {
 				if !slices.Contains(ts, t) {
 					ts = append(ts, t)
 				}
@@ -162,10 +190,7 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 		}
 		b.add(e.Type, weightText)
 		b.add(e.Summary, weightText)
-		for _, t := range e.Tags {
-			b.add(t, weightText)
-		}
-		add(kindEntity, i, e.Visibility, append([]string{e.Name}, e.Aliases...))
+		add(kindEntity, i, e.Visibility, append([]string{e.Name}, e.Aliases...), e.Tags)
 	}
 	for i := range m.Sessions {
 		ses := &m.Sessions[i]
@@ -181,7 +206,7 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 		if ses.Cwd != nil {
 			b.add(cwdBase(*ses.Cwd), weightText)
 		}
-		add(kindSession, i, ses.Visibility, ses.ProjectFocus)
+		add(kindSession, i, ses.Visibility, ses.ProjectFocus, nil)
 		s.nameLens = append(s.nameLens, nil)
 	}
 	for i := range m.Workstreams {
@@ -192,10 +217,7 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 		for _, r := range w.RelatedEntities {
 			b.add(r, weightText)
 		}
-		for _, t := range w.Tags {
-			b.add(t, weightText)
-		}
-		add(kindWorkstream, i, w.Visibility, append([]string{w.Name}, w.RelatedEntities...))
+		add(kindWorkstream, i, w.Visibility, append([]string{w.Name}, w.RelatedEntities...), w.Tags)
 		s.nameLens = append(s.nameLens, nil)
 	}
 	for i := range m.Notes {
@@ -204,17 +226,92 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 		for _, r := range n.RelatedEntities {
 			b.add(r, weightText)
 		}
-		for _, t := range n.Tags {
-			b.add(t, weightText)
-		}
-		add(kindNote, i, n.Visibility, n.RelatedEntities)
+		add(kindNote, i, n.Visibility, n.RelatedEntities, n.Tags)
+		s.docs[len(s.docs)-1].asks = strings.HasSuffix(strings.TrimSpace(n.Text), "?")
 		s.nameLens = append(s.nameLens, nil)
+	}
+
+	tf := map[string]float32{}
+	for id := range s.docs {
+		d := &s.docs[id]
+		clear(tf)
+		d.length = b.into(tf, own[id], 1)
+		for _, nb := range s.neighbours(id) {
+			if s.docs[nb.doc].vis <= d.vis {
+				d.length += b.into(tf, own[nb.doc], nb.weight)
+			}
+		}
+		s.count[d.vis]++
+		s.length[d.vis] += float64(d.length)
+		for t, f := range tf {
+			e := s.terms[t]
+			if e == nil {
+				e = &termEntry{}
+				s.terms[t] = e
+			}
+			e.postings = append(e.postings, posting{doc: int32(id), tf: f})
+			e.df[d.vis]++
+		}
 	}
 	for _, e := range s.terms {
 		e.postings = slices.Clip(e.postings)
 	}
 	return s
 }
+
+// neighbour is a document near another, and the weight its terms lend.
+type neighbour struct {
+	doc    int
+	weight float32
+}
+
+// neighbours returns the documents up to neighbourWindow before and after
+// document id that are notes (or sessions) like it of the same day,
+// stopping at the first that is not; the weight of each is prevWeight or
+// nextWeight, halved at each further step.
+func (s *segment) neighbours(id int) []neighbour {
+	d := s.docs[id]
+	if d.kind != kindNote && d.kind != kindSession {
+		return nil
+	}
+	var out []neighbour
+	for _, dir := range []int{-1, 1} {
+		w := float32(nextWeight)
+		if dir < 0 {
+			w = prevWeight
+		}
+		for step := 1; step <= neighbourWindow; step++ {
+			nb := id + dir*step
+			if nb < 0 || nb >= len(s.docs) || s.docs[nb].kind != d.kind || s.rowDate(nb) != s.rowDate(id) {
+				break
+			}
+			out = append(out, neighbour{nb, w})
+			w /= 2
+		}
+	}
+	return out
+}
+
+// rowDate is the day of a note or session document: the date as
+// written, cut to its YYYY-MM-DD part when it starts with one (a
+// timestamp's turns of one day are neighbours too).
+func (s *segment) rowDate(id int) string {
+	d := s.docs[id]
+	var text string
+	if d.kind == kindNote {
+		text = s.m.Notes[d.pos].Date
+	} else {
+		text = s.m.Sessions[d.pos].Date
+	}
+	if len(text) > 10 && text[4] == '-' && text[7] == '-' {
+		return text[:10]
+	}
+	return text
+}
+
+// tagKey is the key a tag is filed under and matched by: trimmed and
+// lower-cased, "" for a blank tag.
+func tagKey(tag string) string { return strings.ToLower(strings.TrimSpace(tag)) }
 
 // cwdBase returns the last directory of a session's cwd (either slash).
 func cwdBase(p string) string {
@@ -225,73 +322,54 @@ func cwdBase(p string) string {
 	return p
 }
 
-// docBuilder accumulates the weighted terms of one document.
-type docBuilder struct {
-	tf     map[string]float32
-	length float32
+// rowTerms are the weighted terms of the rows of one manifest, in order
+// of appearance, and the term of every word met (cache: "" for none).
+type rowTerms struct {
+	terms   []string
+	weights []float32
+	cache   map[string]string
 }
 
-func (b *docBuilder) add(text string, w float32) {
-	if b.tf == nil {
-		b.tf = map[string]float32{}
-	}
-	eachTerm(text, func(t string) {
-		b.tf[t] += w
-		b.length += w
+func (r *rowTerms) add(text string, w float32) {
+	r.each(text, func(t string) {
+		r.terms = append(r.terms, t)
+		r.weights = append(r.weights, w)
 	})
 }
 
-func (b *docBuilder) reset() {
-	clear(b.tf)
-	b.length = 0
-}
-
-// eachTerm calls fn with every term of text: runs of letters and digits
-// (any script), lower-cased, without stopwords, at least two characters
-// long unless all digits. Credentials (what redact.Span replaces) have no
-// terms: no piece of one is indexed, matched, or reported in an item's
-// terms, whether it is in a row or in the prompt.
-func eachTerm(text string, fn func(string)) {
-	text = redact.Blank(text)
-	start := -1
-	ascii := true
-	flush := func(end int) {
-		if start < 0 {
-			return
+// each is eachTerm with the cache.
+func (r *rowTerms) each(text string, fn func(term string)) {
+	analyze.Words(redact.Blank(text), func(word string, _, _ int) {
+		t, ok := r.cache[word]
+		if !ok {
+			t, _ = analyze.Normalize(word)
+			r.cache[word] = t
 		}
-		t := text[start:end]
-		start = -1
-		if ascii {
-			t = lowerASCII(t)
-		} else {
-			t = strings.ToLower(t)
-		}
-		if (utf8.RuneCountInString(t) >= 2 || isDigits(t)) && !stopwords[t] {
+		if t != "" {
 			fn(t)
 		}
-	}
-	for i, r := range text {
-		word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') ||
-			r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsNumber(r))
-		switch {
-		case word && start < 0:
-			start, ascii = i, r < utf8.RuneSelf
-		case word:
-			ascii = ascii && r < utf8.RuneSelf
-		default:
-			flush(i)
-		}
-	}
-	flush(len(text))
+	})
 }
 
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			return strings.ToLower(s)
-		}
+// into adds the terms span (a range of r.terms), times scale, to tf and
+// returns the length they add.
+func (r *rowTerms) into(tf map[string]float32, span [2]int, scale float32) float32 {
+	var n float32
+	for i := span[0]; i < span[1]; i++ {
+		tf[r.terms[i]] += scale * r.weights[i]
+		n += scale * r.weights[i]
 	}
-	return s
+	return n
+}
+
+// eachTerm calls fn with every term of text (analyze.Each: lower-cased,
+// stemmed, without English stopwords) and the lower-cased word it came
+// from. Credentials (what redact.Span replaces) have no terms: no piece
+// of one is indexed, matched, or reported in an item's terms, whether it
+// is in a row or in the prompt.
+func eachTerm(text string, fn func(term, word string)) {
+	text = redact.Blank(text)
+	analyze.Each(text, func(t string, start, end int) { fn(t, analyze.Lower(text[start:end])) })
 }
 
 func isDigits(s string) bool {
@@ -302,21 +380,6 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
-
-// stopwords are the shared recognition contract's general-English
-// stopwords plus a few question words; they carry no retrieval signal.
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about again am an and anything are as at be can did do for from how i is it its
-		keep like made make me new no now of ok okay on or our please should so some tell that the then there this
-		to us want was we what whats when where which will with work worked working would yes you
-		any been but by could does done get got had has have he her him his if in into just let lets may might
-		more most my not only other out over same she than their them these they those too up very were who whom
-		whose why your yours also all`) {
-		m[w] = true
-	}
-	return m
-}()
 
 // index caches one segment per agent manifest. Segments are rebuilt only
 // when an agent's manifest changes (a new manifest pointer); a query

@@ -9,17 +9,20 @@ import (
 	"sync"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
 // Ranking.
 //
-// Three doors lead from a prompt to a library row:
+// Four doors lead from a prompt to a library row:
 //
 //	recognition  the row is about an entity the prompt names (recognition
 //	             matched its name or an alias): the entity's own rows, and
 //	             the sessions, workstreams and notes filed under it
+//	tag          a word of the prompt is one of the row's tags, exactly
+//	             (case aside): tags are keys, such as turn ids ("D5:10")
 //	lexical      the row shares terms with the prompt, scored with BM25
-//	             over the rows visible to the reader
+//	             over the rows of its agent visible to the reader
 //	fuzzy        the row holds a library term one edit (insertion,
 //	             deletion, substitution, transposition) away from a prompt
 //	             word the visible library does not know: a misspelling
@@ -28,18 +31,29 @@ import (
 // recognition matched it, or every term of its name or of an alias is
 // among the prompt's terms (exact or fuzzy), which finds "Kestral
 // Ledger" and "the ledger of Kestrel". Then come the rows filed under a
-// recognised entity, then the rest; within each tier, by BM25 score. A
-// fuzzy term weighs fuzzyWeight of an exact one.
+// recognised entity or tagged with a prompt word, then the rest; within
+// each tier, by BM25 score. A fuzzy term weighs fuzzyWeight of an exact
+// one. Term statistics (document frequency, average length) are each
+// agent's own, so one agent's many rows do not change how another
+// agent's rows rank; the rows of the agents that publish an entity the
+// prompt names weigh namedAgentBoost more. A note that asks (its text
+// ends with a question mark) weighs askDiscount of one that tells: the
+// turn that answers a question is the evidence, the question only points
+// at it.
 const (
 	bm25K1      = 1.2
 	bm25B       = 0.75
 	fuzzyWeight = 0.7
 	// entityPrior weighs an entity's own row (its definition) above the
 	// sessions and notes that mention the same terms.
-	entityPrior = 1.3
+	entityPrior     = 1.3
+	namedAgentBoost = 1.2
+	askDiscount     = 0.7
 	// maxQueryTerms bounds the distinct prompt terms searched; the rest
-	// of a very long prompt is ignored.
+	// of a very long prompt is ignored. maxTagWords bounds the prompt
+	// words looked up as tags.
 	maxQueryTerms = 64
+	maxTagWords   = 256
 	// maxFuzzyTerms bounds the unknown prompt words expanded, and
 	// maxVariants the library terms one word expands to.
 	maxFuzzyTerms = 16
@@ -51,6 +65,7 @@ const (
 // Doors.
 const (
 	DoorRecognition = "recognition"
+	DoorTag         = "tag"
 	DoorLexical     = "lexical"
 	DoorFuzzy       = "fuzzy"
 	DoorL2          = "l2"
@@ -62,34 +77,39 @@ type query struct {
 	level   visibility.Level
 	reader  func(agent string) bool
 	anchors map[string]bool // keys of the entities recognition matched
+	boost   map[string]bool // agents publishing an entity recognition matched
 	limit   int             // documents to return
 }
 
 // qterm is one library term searched for.
 type qterm struct {
 	term   string  // the library term
-	word   string  // the prompt word it stands for (differs for fuzzy terms)
+	word   string  // the prompt word it stands for
 	weight float64 // 1, or fuzzyWeight
-	idf    float64
-	df     int32
+	fuzzy  bool
+	df     int32 // in the visible library
 }
 
 // hit is one matching document.
 type hit struct {
 	seg   *segment
 	doc   int32
-	tier  int8 // 2: entity named by the prompt, 1: row filed under a recognised one, 0: other
+	tier  int8 // 2: entity named by the prompt, 1: row filed under a recognised one or tagged, 0: other
 	named bool // tier 2 by recognition (not by name terms alone)
+	tag   bool // tier 1 by a tag
 	score float64
 	terms uint64 // the qterms the document holds, by index
 }
 
 func (h *hit) door(qs []qterm) string {
+	if h.tag {
+		return DoorTag
+	}
 	if h.named || (h.tier == 1) {
 		return DoorRecognition
 	}
 	for i := range qs {
-		if h.terms&(1<<i) != 0 && qs[i].weight == 1 {
+		if h.terms&(1<<i) != 0 && !qs[i].fuzzy {
 			return DoorLexical
 		}
 	}
@@ -136,6 +156,7 @@ type scratch struct {
 	terms   []uint64
 	tier    []int8
 	named   []bool
+	tagged  []bool
 	cover   []bool // the prompt's terms cover one of the entity's names
 	touched []int32
 	counts  map[uint64]uint8
@@ -149,9 +170,10 @@ func (s *scratch) grow(n int) {
 		s.terms = make([]uint64, n)
 		s.tier = make([]int8, n)
 		s.named = make([]bool, n)
+		s.tagged = make([]bool, n)
 		s.cover = make([]bool, n)
 	}
-	s.score, s.terms, s.tier, s.named, s.cover = s.score[:n], s.terms[:n], s.tier[:n], s.named[:n], s.cover[:n]
+	s.score, s.terms, s.tier, s.named, s.tagged, s.cover = s.score[:n], s.terms[:n], s.tier[:n], s.named[:n], s.tagged[:n], s.cover[:n]
 	if s.counts == nil {
 		s.counts = map[uint64]uint8{}
 	}
@@ -167,19 +189,16 @@ func (v *view) search(q query) ([]hit, []qterm) {
 		}
 	}
 	var n int64
-	var total float64
 	for _, s := range segs {
-		for l := visibility.Public; l <= q.level; l++ {
-			n += int64(s.count[l])
-			total += s.length[l]
-		}
+		c, _ := s.countAt(q.level)
+		n += int64(c)
 	}
 	if n == 0 {
 		return nil, nil
 	}
-	avgdl := max(total/float64(n), 1)
-	qs := queryTerms(v, segs, q, n)
-	if len(qs) == 0 && len(q.anchors) == 0 {
+	qs := queryTerms(v, segs, q)
+	tags := tagWords(q.prompt)
+	if len(qs) == 0 && len(q.anchors) == 0 && len(tags) == 0 {
 		return nil, qs
 	}
 
@@ -190,15 +209,22 @@ func (v *view) search(q query) ([]hit, []qterm) {
 		sc.grow(len(s.docs))
 		sc.touched = sc.touched[:0]
 		touch := func(d int32) {
-			if sc.score[d] == 0 && sc.terms[d] == 0 && sc.tier[d] == 0 {
+			if sc.score[d] == 0 && sc.terms[d] == 0 && sc.tier[d] == 0 && !sc.tagged[d] {
 				sc.touched = append(sc.touched, d)
 			}
 		}
+		segN, segLen := s.countAt(q.level)
+		if segN == 0 {
+			continue
+		}
+		avgdl := max(segLen/float64(segN), 1)
 		for i, qt := range qs {
 			e := s.terms[qt.term]
 			if e == nil {
 				continue
 			}
+			df := float64(e.dfAt(q.level))
+			idf := math.Log(1 + (float64(segN)-df+0.5)/(df+0.5))
 			for _, p := range e.postings {
 				d := &s.docs[p.doc]
 				if d.vis > q.level {
@@ -207,8 +233,18 @@ func (v *view) search(q query) ([]hit, []qterm) {
 				touch(p.doc)
 				tf := float64(p.tf)
 				norm := bm25K1 * (1 - bm25B + bm25B*float64(d.length)/avgdl)
-				sc.score[p.doc] += qt.weight * qt.idf * tf * (bm25K1 + 1) / (tf + norm)
+				sc.score[p.doc] += qt.weight * idf * tf * (bm25K1 + 1) / (tf + norm)
 				sc.terms[p.doc] |= 1 << i
+			}
+		}
+		for _, t := range tags {
+			for _, id := range s.tags[t] {
+				if s.docs[id].vis > q.level {
+					continue
+				}
+				touch(id)
+				sc.tier[id] = max(sc.tier[id], 1)
+				sc.tagged[id] = true
 			}
 		}
 		// Entity names every term of which the prompt holds.
@@ -240,12 +276,19 @@ func (v *view) search(q query) ([]hit, []qterm) {
 				sc.tier[id] = max(sc.tier[id], tier)
 			}
 		}
+		boost := 1.0
+		if q.boost[s.agent] {
+			boost = namedAgentBoost
+		}
 		for _, id := range sc.touched {
 			if s.docs[id].kind == kindEntity {
 				sc.score[id] *= entityPrior
 			}
-			h := hit{seg: s, doc: id, tier: sc.tier[id], named: sc.named[id], score: sc.score[id], terms: sc.terms[id]}
-			sc.score[id], sc.terms[id], sc.tier[id], sc.named[id] = 0, 0, 0, false
+			if s.docs[id].asks {
+				sc.score[id] *= askDiscount
+			}
+			h := hit{seg: s, doc: id, tier: sc.tier[id], named: sc.named[id], tag: sc.tagged[id] && !sc.named[id], score: boost * sc.score[id], terms: sc.terms[id]}
+			sc.score[id], sc.terms[id], sc.tier[id], sc.named[id], sc.tagged[id] = 0, 0, 0, false, false
 			if sc.cover[id] {
 				sc.cover[id] = false
 				h.tier = 2
@@ -276,14 +319,15 @@ func (v *view) search(q query) ([]hit, []qterm) {
 
 // queryTerms returns the terms to search for: the prompt's terms the
 // visible library holds, and for the prompt words it does not hold, the
-// library terms one edit away.
-func queryTerms(v *view, segs []*segment, q query, n int64) []qterm {
-	var words []string
+// library terms of the words one edit away (analyze.Edits1).
+func queryTerms(v *view, segs []*segment, q query) []qterm {
+	type word struct{ term, surface string }
+	var words []word
 	seen := map[string]bool{}
-	eachTerm(boundRunes(q.prompt, maxPromptChars), func(t string) {
+	eachTerm(boundRunes(q.prompt, maxPromptChars), func(t, w string) {
 		if !seen[t] && len(words) < maxQueryTerms {
 			seen[t] = true
-			words = append(words, t)
+			words = append(words, word{t, w})
 		}
 	})
 	df := func(t string) int32 {
@@ -295,28 +339,26 @@ func queryTerms(v *view, segs []*segment, q query, n int64) []qterm {
 		}
 		return d
 	}
-	idf := func(d int32) float64 {
-		return math.Log(1 + (float64(n)-float64(d)+0.5)/(float64(d)+0.5))
-	}
 	var qs []qterm
 	fuzzed := 0
 	for _, w := range words {
-		if d := df(w); d > 0 {
-			qs = append(qs, qterm{term: w, word: w, weight: 1, idf: idf(d), df: d})
+		if d := df(w.term); d > 0 {
+			qs = append(qs, qterm{term: w.term, word: w.surface, weight: 1, df: d})
 			continue
 		}
-		if fuzzed >= maxFuzzyTerms || !fuzzable(w) {
+		if fuzzed >= maxFuzzyTerms || !fuzzable(w.surface) {
 			continue
 		}
 		fuzzed++
 		var vs []qterm
-		for _, cand := range edits1(w) {
-			if seen[cand] || !v.hasTerm(cand) {
+		for _, edit := range analyze.Edits1(w.surface) {
+			cand, ok := analyze.Normalize(edit)
+			if !ok || seen[cand] || !v.hasTerm(cand) {
 				continue
 			}
 			seen[cand] = true
 			if d := df(cand); d > 0 {
-				vs = append(vs, qterm{term: cand, word: w, weight: fuzzyWeight, idf: idf(d), df: d})
+				vs = append(vs, qterm{term: cand, word: w.surface, weight: fuzzyWeight, fuzzy: true, df: d})
 			}
 		}
 		slices.SortFunc(vs, func(a, b qterm) int {
@@ -328,6 +370,22 @@ func queryTerms(v *view, segs []*segment, q query, n int64) []qterm {
 		qs = append(qs, vs[:min(len(vs), maxVariants)]...)
 	}
 	return qs[:min(len(qs), 64)]
+}
+
+// tagWords returns the prompt's words as tag keys: split at white space,
+// stripped of surrounding punctuation, lower-cased; at most maxTagWords.
+func tagWords(prompt string) []string {
+	var out []string
+	for _, f := range strings.Fields(boundRunes(prompt, maxPromptChars)) {
+		k := tagKey(strings.Trim(f, `.,;:!?()[]{}"'`+"`"))
+		if k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+			if len(out) == maxTagWords {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // fuzzable reports whether a word is worth expanding: ASCII letters and
@@ -343,39 +401,4 @@ func fuzzable(w string) bool {
 		}
 	}
 	return true
-}
-
-const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-
-// edits1 returns the strings one edit away from w (Damerau-Levenshtein:
-// deletion, transposition, substitution, insertion), without w itself.
-// The first letter is kept: typing errors seldom touch it, and changing
-// it turns ordinary words into library terms ("polite" into "iolite").
-func edits1(w string) []string {
-	out := make([]string, 0, 2*len(w)*len(alphabet))
-	b := make([]byte, 0, len(w)+1)
-	for i := 1; i < len(w); i++ {
-		out = append(out, w[:i]+w[i+1:])
-	}
-	for i := 1; i+1 < len(w); i++ {
-		if w[i] != w[i+1] {
-			b = append(append(append(append(b[:0], w[:i]...), w[i+1]), w[i]), w[i+2:]...)
-			out = append(out, string(b))
-		}
-	}
-	for i := 1; i < len(w); i++ {
-		for j := 0; j < len(alphabet); j++ {
-			if alphabet[j] != w[i] {
-				b = append(append(append(b[:0], w[:i]...), alphabet[j]), w[i+1:]...)
-				out = append(out, string(b))
-			}
-		}
-	}
-	for i := 1; i <= len(w); i++ {
-		for j := 0; j < len(alphabet); j++ {
-			b = append(append(append(b[:0], w[:i]...), alphabet[j]), w[i:]...)
-			out = append(out, string(b))
-		}
-	}
-	return out
 }

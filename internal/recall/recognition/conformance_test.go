@@ -10,6 +10,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
 const fixtures = "../../../testdata/conformance"
@@ -79,8 +80,8 @@ func TestVectorsTiers(t *testing.T) {
 func TestVectorsConfidenceBuckets(t *testing.T) {
 	var v vectors
 	readJSON(t, "recognition_vectors.json", &v)
-	tiers := map[string]Tier{}
-	for t := TierNone; t <= TierExact; t++ {
+	tiers := map[string]analyze.Tier{}
+	for t := analyze.TierNone; t <= analyze.TierExact; t++ {
 		tiers[t.String()] = t
 	}
 	if len(v.ConfidenceBuckets) == 0 {

@@ -6,32 +6,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
-
-func TestTokenize(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want []string
-	}{
-		{"", nil},
-		{"   ", nil},
-		{"?!...---///", nil},
-		{"Hello, World!", []string{"hello", "world"}},
-		{"repos/bourdon/core_l6-server.py", []string{"repos", "bourdon", "core", "l6", "server", "py"}},
-		{"ABC123def", []string{"abc123def"}},
-		{"tab\there\nnewline", []string{"tab", "here", "newline"}},
-		{"Café au lait", []string{"caf", "au", "lait"}},
-		{"naïve", []string{"na", "ve"}},
-		{"日本語 test 日本", []string{"test"}},
-		{"x\u00a0y", []string{"x", "y"}},
-		{"\xff\xfeok", []string{"ok"}}, // invalid UTF-8 bytes separate too
-		{"it's ILTT's", []string{"it", "s", "iltt", "s"}},
-	} {
-		if diff := cmp.Diff(c.want, Tokenize(c.in)); diff != "" {
-			t.Errorf("Tokenize(%q) (-want +got):\n%s", c.in, diff)
-		}
-	}
-}
 
 func TestNormalizeKeysTokenRuns(t *testing.T) {
 	buf, spans := normalize("  The MULTI-word/Project!! ", nil, nil)
@@ -142,21 +118,21 @@ func TestEntityConfidence(t *testing.T) {
 func TestMatchTierLadder(t *testing.T) {
 	for _, c := range []struct {
 		prompt, name string
-		want         Tier
+		want         analyze.Tier
 	}{
-		{"Bourdon", "bourdon", TierExact},
-		{"the Bourdon work", "bourdon", TierNameSubstring},
-		{"ILTTed", "ILTT", TierNone},
-		{"the federation substrate", "Bourdon federation engine", TierTokenOverlap},
-		{"the and of", "the and of x", TierNone}, // stopwords and short tokens carry no signal
-		{"anything", "", TierNone},
-		{"", "x", TierNone},
+		{"Bourdon", "bourdon", analyze.TierExact},
+		{"the Bourdon work", "bourdon", analyze.TierNameSubstring},
+		{"ILTTed", "ILTT", analyze.TierNone},
+		{"the federation substrate", "Bourdon federation engine", analyze.TierTokenOverlap},
+		{"the and of", "the and of x", analyze.TierNone}, // stopwords and short tokens carry no signal
+		{"anything", "", analyze.TierNone},
+		{"", "x", analyze.TierNone},
 	} {
 		if got := MatchTier(c.prompt, c.name); got != c.want {
 			t.Errorf("MatchTier(%q, %q) = %v, want %v", c.prompt, c.name, got, c.want)
 		}
 	}
-	if got := BestTier("x", nil); got != TierNone {
+	if got := BestTier("x", nil); got != analyze.TierNone {
 		t.Errorf("BestTier with no names = %v", got)
 	}
 }

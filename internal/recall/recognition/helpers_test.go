@@ -8,6 +8,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
 var levels = []visibility.Level{visibility.Public, visibility.Team, visibility.Private}
@@ -139,12 +140,12 @@ func naiveRows(model map[string][]Entity, level visibility.Level) []Match {
 // every row, every candidate, token-run test, confidence from the tier
 // ladder.
 func naiveDetect(prompt string, model map[string][]Entity, level visibility.Level) []Match {
-	p := Tokenize(prompt)
+	p := analyze.Tokens(prompt)
 	var out []Match
 	for _, m := range naiveRows(model, level) {
 		cands := append([]string{m.Name}, m.Aliases...)
 		for _, c := range cands {
-			if containsRun(p, Tokenize(c)) {
+			if analyze.ContainsRun(p, analyze.Tokens(c)) {
 				m.Confidence = Confidence(prompt, cands)
 				out = append(out, m)
 				break

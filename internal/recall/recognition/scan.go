@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
 // DetectEntities returns the entities of one unmerged list that prompt
@@ -20,7 +21,7 @@ import (
 //
 // It scans every entity; the federation uses [Index] instead.
 func DetectEntities(prompt string, entities []Entity, level visibility.Level) []Match {
-	p := Tokenize(prompt)
+	p := analyze.Tokens(prompt)
 	if len(p) == 0 {
 		return nil
 	}
@@ -32,8 +33,8 @@ func DetectEntities(prompt string, entities []Entity, level visibility.Level) []
 		}
 		matched, exact := false, false
 		for _, cand := range candidates(e) {
-			t := Tokenize(cand)
-			if containsRun(p, t) {
+			t := analyze.Tokens(cand)
+			if analyze.ContainsRun(p, t) {
 				matched = true
 				exact = exact || slices.Equal(p, t)
 			}

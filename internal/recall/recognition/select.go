@@ -3,6 +3,8 @@ package recognition
 import (
 	"slices"
 	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
 // Keys are what the index derives from an entity to find and merge it:
@@ -46,7 +48,7 @@ type PromptPhrases struct {
 
 // NewPromptPhrases tokenizes prompt.
 func NewPromptPhrases(prompt string) *PromptPhrases {
-	p := &PromptPhrases{tokens: Tokenize(prompt)}
+	p := &PromptPhrases{tokens: analyze.Tokens(prompt)}
 	p.at = make(map[string][]int, len(p.tokens))
 	for i, t := range p.tokens {
 		p.at[t] = append(p.at[t], i)

@@ -4,56 +4,13 @@ import (
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
-
-// Tokenize splits s into its runs of ASCII letters and digits, lower-cased,
-// in order, duplicates kept: the reference's `[a-zA-Z0-9]+` tokenizer.
-// Everything else separates tokens: spaces, punctuation, '_', '-', '/',
-// and every non-ASCII character (so "Café" gives "caf", and a name written
-// only in non-Latin script has no tokens and can never be recognised).
-func Tokenize(s string) []string {
-	var out []string
-	for i := 0; i < len(s); {
-		if !isAlnum(s[i]) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(s) && isAlnum(s[j]) {
-			j++
-		}
-		out = append(out, lowerASCII(s[i:j]))
-		i = j
-	}
-	return out
-}
 
 // phraseKey returns the tokens of s joined by single spaces, the form in
 // which the index stores a name or alias ("" when s has no tokens).
 func phraseKey(s string) string {
-	return strings.Join(Tokenize(s), " ")
-}
-
-// isAlnum reports whether c is an ASCII letter or digit.
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// lowerASCII lower-cases the ASCII letters of s, returning s itself when
-// it has none in upper case.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; c >= 'A' && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
+	return strings.Join(analyze.Tokens(s), " ")
 }
 
 // span is the byte range of one token in a normalised prompt.
@@ -66,7 +23,7 @@ type span struct{ start, end int }
 // phrase of those tokens.
 func normalize(s string, buf []byte, spans []span) ([]byte, []span) {
 	for i := 0; i < len(s); {
-		if !isAlnum(s[i]) {
+		if !analyze.IsTokenByte(s[i]) {
 			i++
 			continue
 		}
@@ -74,7 +31,7 @@ func normalize(s string, buf []byte, spans []span) ([]byte, []span) {
 			buf = append(buf, ' ')
 		}
 		start := len(buf)
-		for ; i < len(s) && isAlnum(s[i]); i++ {
+		for ; i < len(s) && analyze.IsTokenByte(s[i]); i++ {
 			c := s[i]
 			if c >= 'A' && c <= 'Z' {
 				c += 'a' - 'A'

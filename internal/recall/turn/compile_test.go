@@ -592,25 +592,6 @@ func TestBriefMatchesInferredSchema(t *testing.T) {
 	}
 }
 
-func TestStopwordsAgreeWithRecognition(t *testing.T) {
-	// recognition.MatchTier("w", "w zzzz") is TOKEN_OVERLAP exactly when w
-	// is a meaningful term for the shared contract.
-	for w := range stopwords {
-		if len(w) >= 3 && overlapTier(w) {
-			t.Errorf("%q is a stopword here but meaningful for recognition", w)
-		}
-	}
-	for _, w := range []string{"bourdon", "next", "branch", "codex", "roadmap"} {
-		if !overlapTier(w) {
-			t.Errorf("%q is meaningful here but a stopword for recognition", w)
-		}
-	}
-}
-
-func overlapTier(w string) bool {
-	return recognition.MatchTier(w, w+" zzzz") == recognition.TierTokenOverlap
-}
-
 // TestPrefilterIsExact compiles many prompts over a generated library
 // with and without the candidate prefilter: the briefs must be equal.
 func TestPrefilterIsExact(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 	"github.com/getbourdon/bourdon-go/internal/recall/recognition"
 )
 
@@ -85,8 +86,8 @@ func CompileCursor(agents []federation.AgentManifest, req CursorRequest) (*Curso
 	prompt := cutRunes(req.Prompt, MaxPromptChars)
 
 	tokens := []string{}
-	for _, t := range recognition.Tokenize(prompt) {
-		if len(t) >= 3 && !stopwords[t] {
+	for _, t := range analyze.Tokens(prompt) {
+		if analyze.Meaningful(t, analyze.RecognitionParity) {
 			tokens = append(tokens, t)
 		}
 	}
@@ -159,12 +160,12 @@ func cursorScore(e *l5Entity, tokens []string, project string, today time.Time) 
 	name := strings.ToLower(e.name)
 	aliases := make([]string, len(e.aliases))
 	set := map[string]bool{}
-	for _, t := range recognition.Tokenize(name) {
+	for _, t := range analyze.Tokens(name) {
 		set[t] = true
 	}
 	for i, a := range e.aliases {
 		aliases[i] = strings.ToLower(a)
-		for _, t := range recognition.Tokenize(aliases[i]) {
+		for _, t := range analyze.Tokens(aliases[i]) {
 			set[t] = true
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 	"github.com/getbourdon/bourdon-go/internal/recall/recognition"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
@@ -39,23 +40,6 @@ var genericNames = map[string]bool{
 	"thread": true, "workspace": true, "repo": true, "repository": true,
 }
 
-// stopwords are the shared contract's general-English stopwords
-// (recognition's, core/recognition_contract.py STOPWORDS) and
-// codexStopwords the Codex domain words the Codex engine adds
-// (DOMAIN_STOPWORDS_CODEX). TestStopwordsAgreeWithRecognition keeps the
-// first list equal to the recognition package's.
-var stopwords = setOf(
-	"a", "about", "again", "am", "an", "and", "anything", "are", "as", "at",
-	"be", "can", "did", "do", "for", "from", "how", "i", "is", "it", "its",
-	"keep", "like", "made", "make", "me", "new", "no", "now", "of", "ok",
-	"okay", "on", "or", "our", "please", "should", "so", "some", "tell",
-	"that", "the", "then", "there", "this", "to", "us", "want", "was", "we",
-	"what", "whats", "when", "where", "which", "will", "with", "work",
-	"worked", "working", "would", "yes", "you",
-)
-
-var codexStopwords = setOf("active", "approved", "branch", "codex", "pr", "remind", "restart")
-
 // continuationTerms mark a vague "keep going" prompt.
 var continuationTerms = setOf(
 	"continue", "next", "working", "work", "here", "this", "repo", "project", "focus", "resume", "again",
@@ -70,10 +54,10 @@ func setOf(words ...string) map[string]bool {
 }
 
 // meaningfulCodex reports whether a token counts as a term for the Codex
-// engine's token overlap: three characters or more, not a stopword of
-// either list.
+// engine's token overlap: meaningful under the reference's stopwords and
+// its Codex domain words.
 func meaningfulCodex(t string) bool {
-	return len(t) >= 3 && !stopwords[t] && !codexStopwords[t]
+	return analyze.Meaningful(t, analyze.RecognitionParity, analyze.CodexParity)
 }
 
 // candidate is one thing the brief may name.
@@ -115,7 +99,7 @@ type scorer struct {
 func newScorer(prompt string, cwd *string, repo Repo, now time.Time) *scorer {
 	sc := &scorer{
 		prompt:   prompt,
-		tokens:   recognition.Tokenize(prompt),
+		tokens:   analyze.Tokens(prompt),
 		cwd:      cwd,
 		repo:     repo,
 		resolved: map[string]string{},
@@ -381,12 +365,12 @@ func firstNonBlank(list []string) string {
 func (sc *scorer) anyToken(s string) bool {
 	var buf [64]byte
 	for i := 0; i < len(s); {
-		if !isAlnum(s[i]) {
+		if !analyze.IsTokenByte(s[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isAlnum(s[j]) {
+		for j < len(s) && analyze.IsTokenByte(s[j]) {
 			j++
 		}
 		if j-i <= len(buf) {
@@ -436,10 +420,6 @@ func (sc *scorer) mentionsRepo(s string) bool {
 		}
 	}
 	return false
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // entityKind classifies a recognition row: project and preference by
@@ -516,7 +496,7 @@ func (sc *scorer) promptScore(c *candidate) (float64, string) {
 		if strings.TrimFunc(strings.ToLower(name), pyfmt.IsSpace) == "" {
 			continue
 		}
-		s := sc.nameScore(recognition.Tokenize(name))
+		s := sc.nameScore(analyze.Tokens(name))
 		if s > best {
 			best, bestName = s, name
 		}
@@ -524,47 +504,36 @@ func (sc *scorer) promptScore(c *candidate) (float64, string) {
 	return best, bestName
 }
 
-// nameScore scores one name's tokens against the prompt's: EXACT 40,
-// NAME_SUBSTRING 36 (a token run of the prompt), else 12 per shared
-// meaningful term, at most 24.
-func (sc *scorer) nameScore(name []string) float64 {
-	if len(name) == 0 {
-		return 0
-	}
-	hit := false
-	for _, t := range name {
-		if sc.tokenSet[t] {
-			hit = true
-			break
-		}
-	}
-	if !hit {
-		return 0
-	}
-	if slices.Equal(sc.tokens, name) {
-		return 40
-	}
-	if containsRun(sc.tokens, name) {
-		return 36
-	}
-	shared := 0
-	seen := make(map[string]bool, len(name))
-	for _, t := range name {
-		if !seen[t] && meaningfulCodex(t) && sc.terms[t] {
-			shared++
-		}
-		seen[t] = true
-	}
-	return min(24, 12*float64(shared))
-}
+// The prompt component's points by tier of the shared ladder
+// (analyze.TierOf): the reference turn compiler's values.
+const (
+	pointsExact         = 40
+	pointsNameSubstring = 36
+	pointsPerSharedTerm = 12 // a token overlap, per shared meaningful term
+	pointsOverlapMax    = 24
+)
 
-func containsRun(haystack, needle []string) bool {
-	for i := 0; i+len(needle) <= len(haystack); i++ {
-		if haystack[i] == needle[0] && slices.Equal(haystack[i:i+len(needle)], needle) {
-			return true
+// nameScore scores one name's tokens against the prompt's on the tier
+// ladder, a token overlap by the number of meaningful (Codex) terms the
+// name shares with the prompt.
+func (sc *scorer) nameScore(name []string) float64 {
+	switch analyze.TierOf(sc.tokens, name, analyze.RecognitionParity, analyze.CodexParity) {
+	case analyze.TierExact:
+		return pointsExact
+	case analyze.TierNameSubstring:
+		return pointsNameSubstring
+	case analyze.TierTokenOverlap:
+		shared := 0
+		seen := make(map[string]bool, len(name))
+		for _, t := range name {
+			if !seen[t] && sc.terms[t] {
+				shared++
+			}
+			seen[t] = true
 		}
+		return min(pointsOverlapMax, pointsPerSharedTerm*float64(shared))
 	}
-	return false
+	return 0
 }
 
 // score computes every candidate's components, drops the ones that fail

@@ -14,9 +14,9 @@
 // session (kind session, named by its first project focus or key action)
 // and up to 60 recent Codex threads (kind thread). Each gets a score:
 //
-//	prompt      EXACT 40, NAME_SUBSTRING 36, TOKEN_SUBSEQUENCE 30, or
+//	prompt      EXACT 40, NAME_SUBSTRING 36, or
 //	            12 per shared meaningful term up to 24, over name, aliases
-//	            and project focus (the shared tier ladder, recognition.Tier)
+//	            and project focus (the shared tier ladder, analyze.TierOf)
 //	cwd_repo    25 cwd nested in the candidate's cwd, 22 in the repository
 //	            root, 18 repository name as a word, 14 remote
 //	            reinforcement, 15 cwd basename (the largest applies)
@@ -49,7 +49,7 @@
 //
 // # Deviations from the reference
 //
-//   - The prompt tier uses whole tokens (recognition.MatchTier), so "NAS"
+//   - The prompt tier uses whole tokens (analyze.TierOf), so "NAS"
 //     in "bananas" is not a match; the reference before v0.11 matched raw
 //     substrings.
 //   - A top item admitted by the vague-continuation gate (no prompt tier)
@@ -136,7 +136,8 @@ type Request struct {
 }
 
 // Env is the machine the compiler runs on. The zero value uses the real
-// clock, working directory, environment and file system.
+// clock, working directory and file system, and no environment variables
+// (the server passes its own in Getenv).
 type Env struct {
 	// Now returns the current time; the recency bands are measured in
 	// days from its UTC date.
@@ -144,7 +145,7 @@ type Env struct {
 	// Getwd returns the server's working directory, used when a request
 	// has no cwd.
 	Getwd func() (string, error)
-	// Getenv reads environment variables (CODEX_HOME).
+	// Getenv reads environment variables (CODEX_HOME); nil reads none.
 	Getenv func(string) string
 	// HomeDir returns the user's home directory, for "~" and ~/.codex.
 	HomeDir func() (string, error)
@@ -176,7 +177,7 @@ func (e *Env) getenv(k string) string {
 	if e.Getenv != nil {
 		return e.Getenv(k)
 	}
-	return os.Getenv(k)
+	return ""
 }
 
 func (e *Env) home() string {

@@ -81,16 +81,6 @@ type pattern struct {
 	body string
 }
 
-// expr returns a self-contained RE2 expression equivalent to p.python for
-// the question "is there a match anywhere" (used by tests as the
-// unoptimised reference).
-func (p pattern) expr() string {
-	if p.leadBoundary {
-		return `(?:^|` + nonWordClass + `)(?:` + p.body + `)`
-	}
-	return p.body
-}
-
 // ci wraps body in a case-insensitive group.
 func ci(body string) string { return `(?i:` + body + `)` }
 

@@ -411,10 +411,20 @@ func TestPatternTable(t *testing.T) {
 // the straightforward (slow) implementation the scanner must agree with.
 var refRegexps = func() (res [numReference]*regexp.Regexp) {
 	for i, p := range patterns {
-		res[i] = regexp.MustCompile(p.expr())
+		res[i] = regexp.MustCompile(selfContained(p))
 	}
 	return res
 }()
+
+// selfContained returns an RE2 expression equivalent to p.python for the
+// question "is there a match anywhere": the body, after a start or a
+// non-word character where the reference has a leading \b.
+func selfContained(p pattern) string {
+	if p.leadBoundary {
+		return `(?:^|` + nonWordClass + `)(?:` + p.body + `)`
+	}
+	return p.body
+}
 
 // slowContainsSecret runs every pattern of the reference's battery
 // without the scanner.

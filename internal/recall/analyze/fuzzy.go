@@ -1,5 +1,13 @@
 package analyze
 
+// Fuzzy matching: the one notion of a nearby word, in two forms for two
+// vocabulary sizes. Speller finds, among the terms of a large, fixed
+// vocabulary (a docs corpus), the nearest in character trigrams; it is
+// built once per index. Edits1 lists the strings one typing error away
+// from a word, for a caller to look up in a small vocabulary that changes
+// with every write (the memory library), where building trigram postings
+// per change would cost more than the lookups.
+
 import "unicode/utf8"
 
 // MinSimilarity is the least trigram similarity (a Dice coefficient) at
@@ -65,6 +73,43 @@ func trigrams(word string) []string {
 		if !seen[g] {
 			seen[g] = true
 			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// editAlphabet is what Edits1 substitutes and inserts.
+const editAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// Edits1 returns the strings one edit away from w (Damerau-Levenshtein:
+// deletion, transposition, substitution, insertion over editAlphabet),
+// without w itself. The first letter is kept: typing errors seldom touch
+// it, and changing it turns ordinary words into library terms ("polite"
+// into "iolite").
+func Edits1(w string) []string {
+	out := make([]string, 0, 2*len(w)*len(editAlphabet))
+	b := make([]byte, 0, len(w)+1)
+	for i := 1; i < len(w); i++ {
+		out = append(out, w[:i]+w[i+1:])
+	}
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] != w[i+1] {
+			b = append(append(append(append(b[:0], w[:i]...), w[i+1]), w[i]), w[i+2:]...)
+			out = append(out, string(b))
+		}
+	}
+	for i := 1; i < len(w); i++ {
+		for j := 0; j < len(editAlphabet); j++ {
+			if editAlphabet[j] != w[i] {
+				b = append(append(append(b[:0], w[:i]...), editAlphabet[j]), w[i+1:]...)
+				out = append(out, string(b))
+			}
+		}
+	}
+	for i := 1; i <= len(w); i++ {
+		for j := 0; j < len(editAlphabet); j++ {
+			b = append(append(append(b[:0], w[:i]...), editAlphabet[j]), w[i:]...)
+			out = append(out, string(b))
 		}
 	}
 	return out

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
+	"github.com/getbourdon/bourdon-go/internal/trust"
+	"github.com/getbourdon/bourdon-go/internal/trust/oauth"
+	"github.com/getbourdon/bourdon-go/internal/trust/oauth/authserver"
+	"github.com/getbourdon/bourdon-go/internal/trust/oauth/external"
+)
+
+// oauthSetup makes the HTTP server an OAuth protected resource, unless it
+// runs without authentication or with --no-oauth: with --oauth-issuer it
+// accepts that provider's JWTs, otherwise it runs the built-in
+// authorization server (which needs https, or a loopback address). It
+// sets auth.OAuth and returns what to mount next to /mcp.
+func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, base string, stderr io.Writer, log *slog.Logger) (func(*http.ServeMux), error) {
+	if auth == nil || f.noOAuth {
+		return nil, nil
+	}
+	res := &oauth.Resource{URL: base + "/mcp"}
+	if f.oauthIssuer != "" {
+		if _, err := endpoint.CheckURL(f.oauthIssuer, "--oauth-issuer"); err != nil {
+			return nil, err
+		}
+		v, err := external.New(ctx, external.Config{Issuer: f.oauthIssuer, Audience: res.URL, Registry: auth.Registry})
+		if err != nil {
+			return nil, err
+		}
+		res.AuthorizationServers, res.Verifier = []string{v.Issuer()}, v
+		auth.OAuth = res
+		fmt.Fprintf(stderr, "oauth:     tokens of %s for %s, members by `bourdon registry set-subject`\n", v.Issuer(), res.URL)
+		return res.Mount, nil
+	}
+	u, _ := url.Parse(base)
+	if u.Scheme != "https" && !endpoint.IsLoopbackHost(u.Hostname()) {
+		log.Warn("the built-in OAuth server is off: it needs an https --public-url (TLS in front, or --tls-cert); bdn_ tokens still work", "public_url", base)
+		return nil, nil
+	}
+	as := authserver.New(authserver.Config{
+		Issuer: base, Resource: res.URL, Registry: auth.Registry,
+		Store: authserver.OpenStore(authserver.DefaultStorePath(f.registry)), Audit: trust.OpenAudit(f.auditLog), Logger: log,
+	})
+	res.AuthorizationServers, res.Verifier = []string{base}, as
+	auth.OAuth = res
+	fmt.Fprintf(stderr, "oauth:     built-in authorization server at %s (state %s)\n", base, authserver.DefaultStorePath(f.registry))
+	return func(mux *http.ServeMux) {
+		res.Mount(mux)
+		as.Mount(mux)
+	}, nil
+}
+
+// newOAuthCommand is `bourdon oauth`: the operator's side of the built-in
+// authorization server.
+func newOAuthCommand() *cobra.Command {
+	var registry, auditLog string
+	cmd := &cobra.Command{
+		Use:   "oauth",
+		Short: "The built-in OAuth authorization server: pending requests and the operator's approval",
+		Long: `The built-in OAuth authorization server of serve --transport http keeps its
+state next to the registry (oauth.json). A person connecting an application
+(Claude.ai, ChatGPT, Claude Desktop) proves on the consent page who they are
+with a member's bdn_ token, or asks the operator, who approves the request
+shown on that page with bourdon oauth approve ID --member MEMBER. Revoking the
+member (bourdon registry revoke) kills every token issued for it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.PersistentFlags().StringVar(&registry, "registry", "", "registry file (default $"+trust.RegistryEnv+" or ~/.bourdon/federation.yaml); the state is oauth.json next to it")
+	cmd.PersistentFlags().StringVar(&auditLog, "audit-log", "", "audit log (default $"+trust.AuditEnv+" or ~/.bourdon/audit.jsonl)")
+	regPath := func() (string, error) {
+		if registry != "" {
+			return registry, nil
+		}
+		return trust.DefaultRegistryPath(os.Getenv)
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the authorization requests waiting for consent",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := regPath()
+			if err != nil {
+				return err
+			}
+			reqs, err := authserver.OpenStore(authserver.DefaultStorePath(p)).Requests(time.Now())
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if len(reqs) == 0 {
+				fmt.Fprintln(out, "no authorization request is waiting")
+			}
+			for _, r := range reqs {
+				state := "waiting"
+				if r.Approved != "" {
+					state = "approved for " + r.Approved
+				}
+				fmt.Fprintf(out, "%s  %-20q  scopes %-16s  back to %s  (%s, expires %s)\n", r.ID, r.Client, strings.Join(r.Scopes, " "), r.Redirect, state, r.Expires.Local().Format("15:04:05"))
+			}
+			return nil
+		},
+	}
+	var member string
+	approve := &cobra.Command{
+		Use:   "approve ID --member MEMBER",
+		Short: "Approve a pending authorization request as a registry member",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := regPath()
+			if err != nil {
+				return err
+			}
+			if member == "" {
+				return fmt.Errorf("--member: name the registry member the application will act as")
+			}
+			audit := auditLog
+			if audit == "" {
+				if audit, err = trust.DefaultAuditPath(os.Getenv); err != nil {
+					return err
+				}
+			}
+			as := authserver.New(authserver.Config{Registry: trust.OpenRegistry(p), Store: authserver.OpenStore(authserver.DefaultStorePath(p)), Audit: trust.OpenAudit(audit)})
+			if err := as.Approve(strings.ToUpper(args[0]), member); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "approved %s as %s: the person presses Continue on the consent page\n", strings.ToUpper(args[0]), member)
+			return nil
+		},
+	}
+	approve.Flags().StringVar(&member, "member", "", "the registry member the application acts as (its tier caps the scopes)")
+	cmd.AddCommand(list, approve)
+	return cmd
+}
