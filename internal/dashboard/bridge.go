@@ -67,9 +67,14 @@ func newBridge(srv *mcp.Server, version string) *bridge {
 // statelessVersion is the first MCP revision served without sessions.
 const statelessVersion = "2026-07-28"
 
-// close stops the in-memory server.
+// close stops the in-memory server once the calls under way have ended
+// (they may be writing the audit log), or after 5 seconds.
 func (b *bridge) close() {
-	_ = b.hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if b.hs.Shutdown(ctx) != nil {
+		_ = b.hs.Close()
+	}
 	_ = b.ln.Close()
 }
 

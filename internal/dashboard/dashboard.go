@@ -77,6 +77,7 @@ type Dashboard struct {
 	cache    *cache
 	mux      *http.ServeMux
 	stop     context.CancelFunc
+	watching chan struct{} // closed when watch returns
 }
 
 // Prefix is where the dashboard is mounted.
@@ -102,7 +103,11 @@ func New(cfg Config) (*Dashboard, error) {
 	d.routes()
 	var ctx context.Context
 	ctx, d.stop = context.WithCancel(context.Background())
-	go d.watch(ctx)
+	d.watching = make(chan struct{})
+	go func() {
+		defer close(d.watching)
+		d.watch(ctx)
+	}()
 	return d, nil
 }
 
@@ -110,6 +115,7 @@ func New(cfg Config) (*Dashboard, error) {
 func (d *Dashboard) Close() {
 	d.stop()
 	d.events.close()
+	<-d.watching
 	d.bridge.close()
 }
 
