@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/getbourdon/bourdon-go/internal/dashboard"
 	"github.com/getbourdon/bourdon-go/internal/demo"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpmetrics"
@@ -52,6 +53,7 @@ type serveFlags struct {
 	peers         peerFlags
 	docs          docsFlags
 	github        requests.GitHubConfig
+	ui            uiFlags
 }
 
 // peerFlags select the peer servers; by default there are none.
@@ -66,6 +68,13 @@ type peerFlags struct {
 }
 
 func newServeCommand() *cobra.Command {
+	cmd, _ := serveCommand()
+	return cmd
+}
+
+// serveCommand returns the serve command and the flags it fills (bourdon
+// ui is the same command with the dashboard in front).
+func serveCommand() (*cobra.Command, *serveFlags) {
 	f := &serveFlags{}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -97,7 +106,7 @@ never touches your library, registry or audit log.`,
 		},
 	}
 	f.register(cmd)
-	return cmd
+	return cmd, f
 }
 
 // register declares serve's flags on cmd, bound to f.
@@ -281,7 +290,8 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if auth != nil && auth.Registry != nil {
 		ready = append(ready, readiness{"registry", auth.Registry.Err})
 	}
-	return serveHTTP(ctx, srv, cfg, httpParts{auth: auth, metrics: metrics, ready: ready}, stderr, log)
+	parts := httpParts{auth: auth, metrics: metrics, ready: ready, dashboard: dashboardConfig(srv, opts, auth, cfg, lib.Root(), log)}
+	return serveHTTP(ctx, srv, cfg, parts, stderr, log)
 }
 
 // librarySize counts a snapshot's agents and rows.
@@ -369,9 +379,10 @@ func httpAuth(c serveConfig, log *slog.Logger) (*mcphttp.Auth, error) {
 
 // httpParts are what serveHTTP serves besides the MCP server.
 type httpParts struct {
-	auth    *mcphttp.Auth // nil: no authentication
-	metrics *mcpmetrics.Metrics
-	ready   []readiness
+	auth      *mcphttp.Auth // nil: no authentication
+	metrics   *mcpmetrics.Metrics
+	ready     []readiness
+	dashboard dashboard.Config
 }
 
 func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts httpParts, stderr io.Writer, log *slog.Logger) error {
@@ -413,6 +424,12 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 		fmt.Fprintln(stderr, "           docs_search {\"query\": \"retry a refund after a timeout\"} or get_learning_path {\"targetSkill\": \"demo.skills.replay-ledger-events\"};")
 		fmt.Fprintln(stderr, "           Ctrl-C stops and deletes the demo library")
 	}
+	dash, err := startDashboard(parts.dashboard, f.dashboard, base, stderr)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer dash.Close()
 	opts := mcphttp.Options{
 		MaxBodyBytes:   f.maxBody,
 		AllowedOrigins: f.origins,
@@ -430,6 +447,7 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 	if mount != nil {
 		mount(mux)
 	}
+	mux.Handle(dashboard.Prefix, mcphttp.CheckHost(opts.AllowedHosts, dash))
 	healthRoutes(mux, parts.ready)
 	if parts.metrics != nil {
 		mux.Handle("GET /metrics", operatorOnly(parts.auth, parts.metrics.Handler()))

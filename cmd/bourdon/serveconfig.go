@@ -49,6 +49,8 @@ type serveConfig struct {
 	peerList []peer.Peer
 	// remote is the resolved operational settings over HTTP.
 	remote opsConfig
+	// dashboard is the resolved settings of the dashboard at /ui/.
+	dashboard dashboardSettings
 	// warnings are problems that do not stop the start-up.
 	warnings []string
 }
@@ -64,6 +66,9 @@ func resolveServe(f serveFlags, env environ) (serveConfig, error) {
 	}
 	var err error
 	if c.remote, err = f.ops.resolve(); err != nil {
+		return c, err
+	}
+	if c.dashboard, err = f.ui.resolve(f, c.remote); err != nil {
 		return c, err
 	}
 	level, set, err := visibility.FromEnv(env)

@@ -141,3 +141,33 @@ func TestResolveServeOperationalFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveServeDashboard(t *testing.T) {
+	cfg, err := resolveServe(parseServeFlags(t, "--transport", "http", "--public-url", "https://mem.example.com"), fakeEnv(nil))
+	if err != nil || !cfg.dashboard.signInLink || !cfg.dashboard.secureCookies || cfg.dashboard.open {
+		t.Errorf("loopback behind a TLS proxy: %+v %v", cfg.dashboard, err)
+	}
+	cfg, err = resolveServe(parseServeFlags(t, "--transport", "http", "--host", "0.0.0.0"), fakeEnv(nil))
+	if err != nil || cfg.dashboard.signInLink || cfg.dashboard.secureCookies {
+		t.Errorf("network bind: %+v %v", cfg.dashboard, err)
+	}
+	// bourdon ui: HTTP on loopback only.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--transport", "stdio"}, "bourdon ui serves HTTP"},
+		{[]string{"--transport", "http", "--host", "0.0.0.0"}, "bourdon ui binds loopback only"},
+	} {
+		f := parseServeFlags(t, c.args...)
+		f.ui = uiFlags{command: true, open: true}
+		if _, err := resolveServe(f, fakeEnv(nil)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ui %v: %v, want %q", c.args, err, c.want)
+		}
+	}
+	f := parseServeFlags(t, "--transport", "http")
+	f.ui = uiFlags{command: true, open: true}
+	if cfg, err := resolveServe(f, fakeEnv(nil)); err != nil || !cfg.dashboard.open || !cfg.dashboard.signInLink {
+		t.Errorf("ui --open: %+v %v", cfg.dashboard, err)
+	}
+}

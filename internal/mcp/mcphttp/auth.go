@@ -95,10 +95,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		ctx := r.Context()
-		caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
-		if !found && a.Registry != nil {
-			caller, found = a.Registry.Authenticate(token)
-		}
+		caller, found := a.Caller(token)
 		if !found && a.OAuth != nil {
 			// An OAuth access token; its scopes go with the request.
 			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil {
@@ -114,6 +111,17 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		caller.Transport = trust.HTTP
 		sdk.ServeHTTP(w, r.WithContext(context.WithValue(ctx, callerKey{}, caller)))
 	})
+}
+
+// Caller returns the caller a bdn_ bearer token names (the legacy shared
+// token, then the registry's members), as the HTTP transport checks it
+// before trying OAuth; the dashboard's sign-in uses the same check.
+func (a *Auth) Caller(token string) (trust.Caller, bool) {
+	caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
+	if !found && a.Registry != nil {
+		caller, found = a.Registry.Authenticate(token)
+	}
+	return caller, found
 }
 
 // unauthorized answers 401; with OAuth the challenge names the

@@ -91,7 +91,7 @@ func Handler(srv *mcp.Server, opts Options) http.Handler {
 	h := &handler{
 		opts: opts,
 		// The Host check against DNS rebinding is hostAllowed's, which
-		// knows the public URL's host.
+		// knows the public URL's host (CheckHost applies it elsewhere).
 		stateful: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 			Logger:                     opts.Logger,
 			MaxRequestBodyBytes:        opts.MaxBodyBytes,
@@ -128,12 +128,29 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", origin), http.StatusForbidden)
 		return
 	}
-	if !h.hostAllowed(r) {
-		refuse(w)
-		http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q (behind a proxy, name the public host with --public-url)", r.Host), http.StatusForbidden)
+	if !hostAllowed(r, h.opts.AllowedHosts) {
+		refuseHost(w, r)
 		return
 	}
 	h.next.ServeHTTP(w, r)
+}
+
+// CheckHost wraps next, a page served next to the MCP endpoint (the
+// dashboard), with the endpoint's Host check against DNS rebinding:
+// allowedHosts are Options.AllowedHosts.
+func CheckHost(allowedHosts []string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hostAllowed(r, allowedHosts) {
+			refuseHost(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func refuseHost(w http.ResponseWriter, r *http.Request) {
+	refuse(w)
+	http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q (behind a proxy, name the public host with --public-url)", r.Host), http.StatusForbidden)
 }
 
 // readBody reads a POST body within the size cap and the body deadline,
@@ -214,8 +231,8 @@ func tooLarge(w http.ResponseWriter, limit int64) {
 }
 
 // hostAllowed applies the DNS rebinding rule: a request that arrived on a
-// loopback address must name a loopback host or one of AllowedHosts.
-func (h *handler) hostAllowed(r *http.Request) bool {
+// loopback address must name a loopback host or one of allowed.
+func hostAllowed(r *http.Request, allowed []string) bool {
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok || local == nil {
 		return true
@@ -228,7 +245,7 @@ func (h *handler) hostAllowed(r *http.Request) bool {
 	if err != nil {
 		host = strings.Trim(r.Host, "[]") // no port
 	}
-	return endpoint.IsLoopbackHost(host) || slices.ContainsFunc(h.opts.AllowedHosts, func(a string) bool { return strings.EqualFold(a, host) })
+	return endpoint.IsLoopbackHost(host) || slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, host) })
 }
 
 // originAllowed accepts loopback origins and the configured ones.

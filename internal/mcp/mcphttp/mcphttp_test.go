@@ -123,21 +123,29 @@ func TestBatchesAreRefused(t *testing.T) {
 }
 
 // TestForeignHostOnLoopbackIsRefused: a request on a loopback address
-// must name a loopback host or the public URL's (DNS rebinding).
+// must name a loopback host or the public URL's (DNS rebinding), at the
+// MCP endpoint and on the pages CheckHost wraps.
 func TestForeignHostOnLoopbackIsRefused(t *testing.T) {
-	hs := testServer(t, mcphttp.Options{AllowedHosts: []string{"mem.example.com"}})
-	for host, want := range map[string]int{"attacker.example": http.StatusForbidden, "mem.example.com": http.StatusOK, "MEM.example.com:443": http.StatusOK, "localhost": http.StatusOK} {
-		req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(initialize))
-		req.Host = host
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+	allowed := []string{"mem.example.com"}
+	mcpEndpoint := testServer(t, mcphttp.Options{AllowedHosts: allowed})
+	page := httptest.NewServer(mcphttp.CheckHost(allowed, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		io.WriteString(w, "page")
+	})))
+	t.Cleanup(page.Close)
+	for _, hs := range []*httptest.Server{mcpEndpoint, page} {
+		for host, want := range map[string]int{"attacker.example": http.StatusForbidden, "mem.example.com": http.StatusOK, "MEM.example.com:443": http.StatusOK, "localhost": http.StatusOK} {
+			req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(initialize))
+			req.Host = host
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("%s, Host %s: %d, want %d", hs.URL, host, resp.StatusCode, want)
+			}
 		}
 	}
 }
