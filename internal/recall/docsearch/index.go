@@ -5,7 +5,6 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
@@ -37,11 +36,9 @@ type Index struct {
 	// tells whether range r includes registry moniker m.
 	ranges   [][]bool
 	monikers map[string]int // registry index by moniker name
-	// productNodes are the Product nodes by lowercased uid, name and title.
-	productNodes map[string]graph.NodeID
-	public       bitset // documents that are not internal
-	all          bitset
-	stats        Stats
+	public   bitset         // documents that are not internal
+	all      bitset
+	stats    Stats
 }
 
 // arms are the two retrievers over one set of nodes, numbered in uid
@@ -49,14 +46,21 @@ type Index struct {
 type arms struct {
 	nodes []graph.NodeID
 	lex   *bm25
-	vec   *vectors // nil without an embedder
+	// pass scores the documents' bodies by passage; nil for code samples.
+	pass    *passageIndex
+	vocab   []string         // the terms of lex and pass, sorted
+	speller *analyze.Speller // over vocab
+	vec     *vectors         // nil without an embedder
 }
 
 // Stats describe a built index.
 type Stats struct {
 	Docs        int `json:"docs"`
 	CodeSamples int `json:"codeSamples"`
-	// Terms and Postings are those of the documents' BM25 index.
+	// Passages are the units the documents' bodies are scored by.
+	Passages int `json:"passages"`
+	// Terms and Postings are those of the documents' BM25 indexes
+	// (fields and passages).
 	Terms    int    `json:"terms"`
 	Postings int    `json:"postings"`
 	Embedder string `json:"embedder,omitempty"`
@@ -76,19 +80,9 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 	if opts.EmbedBatch <= 0 {
 		opts.EmbedBatch = DefaultEmbedBatch
 	}
-	ix := &Index{g: g, emb: emb, monikers: map[string]int{}, productNodes: map[string]graph.NodeID{}}
+	ix := &Index{g: g, emb: emb, monikers: map[string]int{}}
 	for i, m := range g.Monikers() {
 		ix.monikers[m.Name] = i
-	}
-	for _, id := range g.ByLabel(graph.Product) {
-		n := g.Node(id)
-		for _, k := range []string{n.UID, n.Str("name"), n.Title()} {
-			if k = strings.ToLower(k); k != "" {
-				if _, dup := ix.productNodes[k]; !dup {
-					ix.productNodes[k] = id
-				}
-			}
-		}
 	}
 	ix.docs.nodes = byUID(g, searchable)
 	ix.code.nodes = byUID(g, []graph.Label{graph.CodeSample})
@@ -96,9 +90,14 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 	ix.resolveCodeAttrs()
 
 	docs := ix.docs.nodes
-	ix.docs.lex = buildBM25(len(docs), docFields, func(d, f int) string { return docField(g.Node(docs[d]), f) }, analyze.Prose)
+	ix.docs.lex = buildBM25(len(docs), docFields, func(d, f int) string { return docField(g.Node(docs[d]), f) }, analyzer)
+	ix.docs.pass = buildPassages(g, docs)
+	ix.docs.vocab = union(ix.docs.lex.words, ix.docs.pass.lex.words)
+	ix.docs.speller = analyze.NewSpeller(ix.docs.vocab)
 	codes := ix.code.nodes
 	ix.code.lex = buildBM25(len(codes), codeFields, func(d, f int) string { return ix.codeField(codes[d], f) }, analyze.Code)
+	ix.code.vocab = ix.code.lex.words
+	ix.code.speller = analyze.NewSpeller(ix.code.vocab)
 	if emb != nil {
 		var err error
 		if ix.docs.vec, err = embedAll(ctx, emb, ix.texts(ix.docs.nodes, embedText), opts.EmbedBatch); err != nil {
@@ -110,7 +109,8 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 		ix.stats.Embedder, ix.stats.Dim = emb.Name(), emb.Dim()
 	}
 	ix.stats.Docs, ix.stats.CodeSamples = len(docs), len(codes)
-	ix.stats.Terms, ix.stats.Postings = len(ix.docs.lex.idf), ix.docs.lex.postings()
+	ix.stats.Passages = len(ix.docs.pass.doc)
+	ix.stats.Terms, ix.stats.Postings = len(ix.docs.vocab), ix.docs.lex.postings()+ix.docs.pass.lex.postings()
 	ix.stats.BuildTime = time.Since(start)
 	return ix, nil
 }
@@ -120,7 +120,7 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 // code samples of g.
 func TrainEmbedder(g *graph.Graph, dim int) *embed.Model {
 	ix := &Index{g: g}
-	docs := ix.texts(byUID(g, searchable), fullText)
+	docs := ix.texts(byUID(g, searchable), func(n *graph.Node) string { return fullText(g, n) })
 	code := ix.texts(byUID(g, []graph.Label{graph.CodeSample}), ix.codeText)
 	return embed.TrainCorpus(append(docs, code...), dim)
 }
@@ -140,6 +140,13 @@ func byUID(g *graph.Graph, labels []graph.Label) []graph.NodeID {
 	}
 	slices.SortFunc(ids, func(a, b graph.NodeID) int { return cmp.Compare(g.Node(a).UID, g.Node(b).UID) })
 	return ids
+}
+
+// union returns the distinct strings of a and b, sorted.
+func union(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // texts returns text(n) of each node.

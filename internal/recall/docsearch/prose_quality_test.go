@@ -30,8 +30,9 @@ import (
 // DOCSEARCH_EVAL_DETAIL=1 logs each dev query's ranking (never the test
 // split's, so that it stays untuned).
 
-// floorProseTest is the floor of bourdon's nDCG@10 on the test split.
-const floorProseTest = 0.0
+// floorProseTest is the floor of bourdon's nDCG@10 on the test split:
+// the measured 0.844 minus 0.03.
+const floorProseTest = 0.81
 
 // proseQuery is one query of the prose set.
 type proseQuery struct {
@@ -171,7 +172,7 @@ func TestProseQuality(t *testing.T) {
 				count[k]++
 			}
 			if sys == "bourdon" && q.Split == "dev" && testing.Verbose() && os.Getenv("DOCSEARCH_EVAL_DETAIL") != "" {
-				t.Logf("%-14s ndcg=%.3f plain=%.3f %q %s", q.ID, s, ndcg(fx.plain.top(q.Text), q.Relevant), q.Text, marked(r, q.Relevant))
+				t.Errorf("%-14s ndcg=%.3f plain=%.3f %q %s", q.ID, s, ndcg(fx.plain.top(q.Text), q.Relevant), q.Text, marked(r, q.Relevant))
 			}
 		}
 	}
@@ -188,7 +189,7 @@ func TestProseQuality(t *testing.T) {
 		for _, split := range []string{"dev", "test", "all"} {
 			fmt.Fprintf(&b, " %.3f / %.3f  ", mean(key{split, kind, "plain"}), mean(key{split, kind, "bourdon"}))
 			if kind != "all" && mean(key{split, kind, "bourdon"}) < mean(key{split, kind, "plain"})-1e-9 {
-				t.Logf("%s queries of the %s split: bourdon %.3f is below plain BM25 %.3f", kind, split, mean(key{split, kind, "bourdon"}), mean(key{split, kind, "plain"}))
+				t.Errorf("%s queries of the %s split: bourdon %.3f is below plain BM25 %.3f", kind, split, mean(key{split, kind, "bourdon"}), mean(key{split, kind, "plain"}))
 			}
 		}
 		b.WriteByte('\n')

@@ -41,7 +41,7 @@ func TestSearchResultShape(t *testing.T) {
 		t.Errorf("snippet (%d characters) %q", n, r.Snippet)
 	}
 	s := r.Signals
-	if s.BM25 <= 0 || s.BM25Rank != 1 || s.Cosine <= 0 || s.VectorRank != 1 || s.RRF != round(2.0/61) || s.Final <= 0 || r.Score != s.Final || s.PPR != 1 {
+	if s.BM25 <= 0 || s.BM25Rank != 1 || s.Cosine <= 0 || s.VectorRank != 1 || s.RRF != round(2.0/61) || s.Final <= 0 || r.Score != s.Final {
 		t.Errorf("signals %+v", s)
 	}
 	if res.Truncated || res.Dropped != 0 || res.Warnings != nil {
