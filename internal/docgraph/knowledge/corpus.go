@@ -8,6 +8,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/recall/docsearch"
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 )
 
 // embedDim is the dimension of the offline embedder.
@@ -38,10 +39,18 @@ func loadCorpus(ctx context.Context, dirs []string, emb embed.Embedder, stamp ui
 		}
 		c.graph, c.problems = loaded.Graph, loaded.Problems
 	}
-	if emb == nil {
-		emb = docsearch.TrainEmbedder(c.graph, embedDim)
+	var opts docsearch.Options
+	if d := wordnet.Default(); d != nil {
+		opts.Dictionary = d
 	}
-	ix, err := docsearch.Build(ctx, c.graph, emb, docsearch.Options{})
+	if emb == nil {
+		m := docsearch.TrainEmbedder(c.graph, embedDim)
+		if opts.Dictionary != nil {
+			m = m.WithDictionary(opts.Dictionary)
+		}
+		emb = m
+	}
+	ix, err := docsearch.Build(ctx, c.graph, emb, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -138,7 +138,7 @@ func (ix *Index) SearchCode(ctx context.Context, q CodeQuery) (*CodeResults, err
 	case err != nil:
 		res.Warnings = append(res.Warnings, fmt.Sprintf("vector arm skipped: %v", err))
 	}
-	lq := ix.code.resolve(distinct(analyze.CodeTerms(q.Text)))
+	lq := ix.code.resolve(distinct(analyze.CodeTerms(q.Text)), ix.realTerms(q.Text))
 	var vec []hit
 	if qvec != nil {
 		vec = ix.code.vec.search(qvec, allowed, armDepth)

@@ -20,6 +20,11 @@ type Options struct {
 	// EmbedBatch is the number of texts per call of the embedder;
 	// DefaultEmbedBatch when zero.
 	EmbedBatch int
+	// Dictionary, when set, keeps the spelling repair to misspelt words:
+	// a query word that the index lacks and the dictionary knows (a real
+	// word the documents do not use) is not replaced by the indexed word
+	// nearest in spelling. Nil repairs every unknown word.
+	Dictionary embed.Dictionary
 }
 
 // Index is a search index over a documentation graph: a BM25F arm, a
@@ -27,7 +32,8 @@ type Options struct {
 // It is immutable and safe for concurrent use.
 type Index struct {
 	g     *graph.Graph
-	emb   embed.Embedder // nil: lexical only
+	emb   embed.Embedder   // nil: lexical only
+	dict  embed.Dictionary // nil: none
 	docs  arms
 	attrs []docAttrs // by document number
 	code  arms
@@ -80,7 +86,7 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 	if opts.EmbedBatch <= 0 {
 		opts.EmbedBatch = DefaultEmbedBatch
 	}
-	ix := &Index{g: g, emb: emb, monikers: map[string]int{}}
+	ix := &Index{g: g, emb: emb, dict: opts.Dictionary, monikers: map[string]int{}}
 	for i, m := range g.Monikers() {
 		ix.monikers[m.Name] = i
 	}

@@ -92,7 +92,7 @@ func TestSnippet(t *testing.T) {
 	body := "Intro paragraph.\n\n" + long + "the needle is here " + long + "\n\nAnother paragraph."
 	snip := func(body, summary, query string) string {
 		ix := buildIndex(t, buildGraph(t, []graph.Node{node("test.doc", graph.Doc, "Doc", summary, body)}, nil), nil)
-		return ix.snippet(0, ix.docs.resolve(queryTerms(query)))
+		return ix.snippet(0, ix.docs.resolve(queryTerms(query), nil))
 	}
 	s := snip(body, "the summary", "needles")
 	if utf8.RuneCountInString(s) > maxSnippet || !strings.Contains(s, "the needle is here") || !strings.HasPrefix(s, "…") || !strings.HasSuffix(s, "…") {

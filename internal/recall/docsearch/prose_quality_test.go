@@ -1,7 +1,6 @@
 package docsearch
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -50,7 +49,7 @@ var proseCorpus = sync.OnceValues(func() (*proseFixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix, err := Build(context.Background(), c.Graph, TrainEmbedder(c.Graph, 128), Options{})
+	ix, err := buildWithDictionary(c.Graph)
 	if err != nil {
 		return nil, err
 	}

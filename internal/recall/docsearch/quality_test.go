@@ -14,6 +14,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 )
 
 // The retrieval quality set: labelled queries over the learn corpus
@@ -58,8 +59,19 @@ var learn = sync.OnceValues(func() (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Build(context.Background(), c.Graph, TrainEmbedder(c.Graph, 128), Options{})
+	return buildWithDictionary(c.Graph)
 })
+
+// buildWithDictionary indexes g as the server does: with the offline
+// embedder, and with WordNet as the dictionary when it is installed
+// (DOCSEARCH_NO_DICTIONARY=1 leaves it out, to measure it).
+func buildWithDictionary(g *graph.Graph) (*Index, error) {
+	emb, opts := TrainEmbedder(g, 128), Options{}
+	if d := wordnet.Default(); d != nil && os.Getenv("DOCSEARCH_NO_DICTIONARY") == "" {
+		emb, opts.Dictionary = emb.WithDictionary(d), d
+	}
+	return Build(context.Background(), g, emb, opts)
+}
 
 func learnIndex(t testing.TB) *Index {
 	t.Helper()
@@ -116,7 +128,7 @@ func ranking(t testing.TB, ix *Index, q Query, a arm) []string {
 	}
 	var hits []hit
 	if a == armBM25 {
-		hits = ix.docs.lexical(ix.docs.resolve(queryTerms(q.Text)), allowed, q.TopK)
+		hits = ix.docs.lexical(ix.docs.resolve(queryTerms(q.Text), ix.realTerms(q.Text)), allowed, q.TopK)
 	} else {
 		qv, err := queryVector(ctx, ix.emb, nil, q.Text)
 		if err != nil {

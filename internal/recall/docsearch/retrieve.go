@@ -66,9 +66,9 @@ type lexQuery struct {
 }
 
 // resolve spells the query's terms (see spell) and finds them in the
-// arm's indexes.
-func (a *arms) resolve(terms []string) lexQuery {
-	ws := a.spell(terms)
+// arm's indexes; real are the terms of dictionary words (nil for none).
+func (a *arms) resolve(terms []string, real map[string]bool) lexQuery {
+	ws := a.spell(terms, real)
 	lq := lexQuery{fields: a.lex.lookup(ws)}
 	if a.pass != nil {
 		lq.pass = a.pass.lex.lookup(ws)
@@ -81,12 +81,16 @@ func (a *arms) resolve(terms []string) lexQuery {
 
 // spell returns the query terms as they are looked up: a term of the
 // index as it is, and a term the index lacks as the indexed term nearest
-// in spelling (analyze.Speller), weighted by their similarity.
-func (a *arms) spell(terms []string) []spelled {
+// in spelling (analyze.Speller), weighted by their similarity, unless it
+// is real (the term of a dictionary word): a real word the documents do
+// not use matches nothing.
+func (a *arms) spell(terms []string, real map[string]bool) []spelled {
 	var out []spelled
 	for _, t := range terms {
 		if a.known(t) {
 			out = append(out, spelled{t, 1})
+		} else if real[t] {
+			continue
 		} else if id, sim, ok := a.speller.Nearest(t); ok {
 			out = append(out, spelled{a.vocab[id], sim})
 		}

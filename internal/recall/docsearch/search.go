@@ -35,7 +35,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("vector arm skipped: %v", err))
 	}
 	terms := queryTerms(q.Text)
-	lq := ix.docs.resolve(terms)
+	lq := ix.docs.resolve(terms, ix.realTerms(q.Text))
 	lex := ix.docs.lexical(lq, allowed, armDepth)
 	var vec []hit
 	if qvec != nil {
@@ -61,6 +61,21 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 // queryTerms returns the distinct terms of a query, at most
 // maxQueryTerms of them.
 func queryTerms(text string) []string { return distinct(analyze.Terms(text)) }
+
+// realTerms returns the terms of the words of text that the index's
+// dictionary knows (nil without a dictionary).
+func (ix *Index) realTerms(text string) map[string]bool {
+	if ix.dict == nil {
+		return nil
+	}
+	real := map[string]bool{}
+	analyze.Each(text, func(t string, start, end int) {
+		if ix.dict.Known(text[start:end]) {
+			real[t] = true
+		}
+	})
+	return real
+}
 
 // distinct returns the first maxQueryTerms distinct terms.
 func distinct(terms []string) []string {

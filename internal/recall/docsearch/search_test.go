@@ -325,3 +325,30 @@ func TestSearchConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// TestDictionaryKeepsRealWords: a query word that the index lacks is
+// repaired into the indexed word nearest in spelling only when the
+// dictionary does not know it.
+func TestDictionaryKeepsRealWords(t *testing.T) {
+	nodes := append(filler(10), node("test.safe", graph.Doc, "Safe mode", "How safe mode starts.", "Safe mode starts with the watchdog."))
+	g := buildGraph(t, nodes, nil)
+	plain := buildIndex(t, g, nil)
+	if got := uids(search(t, plain, Query{Text: "unsafe"})); !slices.Equal(got, []string{"test.safe"}) {
+		t.Fatalf("without a dictionary: %v, want the repair to find test.safe", got)
+	}
+	ix, err := Build(context.Background(), g, nil, Options{Dictionary: dictionary{"unsafe": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := uids(search(t, ix, Query{Text: "unsafe"})); len(got) != 0 {
+		t.Errorf("a real word was repaired: %v", got)
+	}
+	if got := uids(search(t, ix, Query{Text: "watchdgo"})); !slices.Equal(got, []string{"test.safe"}) {
+		t.Errorf("a misspelt word: %v, want test.safe", got)
+	}
+}
+
+// dictionary knows the words listed.
+type dictionary map[string]bool
+
+func (d dictionary) Known(word string) bool { return d[word] }
