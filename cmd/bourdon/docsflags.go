@@ -132,7 +132,11 @@ func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, re
 	if err != nil {
 		return nil, err
 	}
-	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log})
+	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log}
+	if dir, err := os.UserCacheDir(); err == nil && emb == nil {
+		opts.EmbedderCache = filepath.Join(dir, "bourdon", "embedder") // a restart does not retrain
+	}
+	kb, err := knowledge.Open(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("docs: %w", err)
 	}

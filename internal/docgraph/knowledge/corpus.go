@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
@@ -27,30 +28,42 @@ type corpus struct {
 	byKey map[string][]graph.NodeID
 }
 
-// loadCorpus loads the roots (none gives an empty graph), indexes them
-// with emb (nil: the offline embedder trained on them) and records the
-// fingerprint stamp they were read at.
-func loadCorpus(ctx context.Context, dirs []string, emb embed.Embedder, stamp uint64) (*corpus, error) {
+// loadCorpus loads the roots of opts (none gives an empty graph), indexes
+// them with its embedder (nil: the offline embedder trained on them, or
+// read from its cache) and records the fingerprint stamp they were read
+// at.
+func loadCorpus(ctx context.Context, opts Options, stamp uint64, log *slog.Logger) (*corpus, error) {
 	c := &corpus{graph: graph.NewBuilder().Build(), stamp: stamp, byKey: map[string][]graph.NodeID{}}
-	if len(dirs) > 0 {
-		loaded, err := docs.Load(dirs...)
+	if len(opts.Dirs) > 0 {
+		loaded, err := docs.Load(opts.Dirs...)
 		if err != nil {
 			return nil, err
 		}
 		c.graph, c.problems = loaded.Graph, loaded.Problems
 	}
-	var opts docsearch.Options
+	var ixOpts docsearch.Options
 	if d := wordnet.Default(); d != nil {
-		opts.Dictionary = d
+		ixOpts.Dictionary = d
 	}
+	emb := opts.Embedder
 	if emb == nil {
-		m := docsearch.TrainEmbedder(c.graph, embedDim)
-		if opts.Dictionary != nil {
-			m = m.WithDictionary(opts.Dictionary)
+		m := docsearch.TrainEmbedder
+		if opts.EmbedderCache != "" {
+			m = func(g *graph.Graph, dim int) *embed.Model {
+				model, err := docsearch.CachedEmbedder(g, dim, opts.EmbedderCache)
+				if err != nil {
+					log.Warn("the offline embedder is not cached", "err", err)
+				}
+				return model
+			}
 		}
-		emb = m
+		model := m(c.graph, embedDim)
+		if ixOpts.Dictionary != nil {
+			model = model.WithDictionary(ixOpts.Dictionary)
+		}
+		emb = model
 	}
-	ix, err := docsearch.Build(ctx, c.graph, emb, opts)
+	ix, err := docsearch.Build(ctx, c.graph, emb, ixOpts)
 	if err != nil {
 		return nil, err
 	}

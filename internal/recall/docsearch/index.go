@@ -3,6 +3,11 @@ package docsearch
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -125,10 +130,73 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 // means embed.DefaultDim) on the full text of the searchable nodes and
 // code samples of g.
 func TrainEmbedder(g *graph.Graph, dim int) *embed.Model {
+	return embed.TrainCorpus(trainingTexts(g), dim)
+}
+
+// trainingTexts are the texts the offline embedder learns from.
+func trainingTexts(g *graph.Graph) []string {
 	ix := &Index{g: g}
 	docs := ix.texts(byUID(g, searchable), func(n *graph.Node) string { return fullText(g, n) })
 	code := ix.texts(byUID(g, []graph.Label{graph.CodeSample}), ix.codeText)
-	return embed.TrainCorpus(append(docs, code...), dim)
+	return append(docs, code...)
+}
+
+// CachedEmbedder is TrainEmbedder with a cache in dir: the model trained
+// on the same texts at the same dimension (the key is a SHA-256 of both,
+// the corpus fingerprint) is read back instead of trained again, and a
+// model trained is stored for the next start. The error reports a cache
+// that could not be read or written; the model is good either way.
+func CachedEmbedder(g *graph.Graph, dim int, dir string) (*embed.Model, error) {
+	if dim < 1 {
+		dim = embed.DefaultDim
+	}
+	texts := trainingTexts(g)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00", embedCacheVersion, dim)
+	for _, t := range texts {
+		fmt.Fprintf(h, "%d\x00%s", len(t), t)
+	}
+	path := filepath.Join(dir, "lsa-"+hex.EncodeToString(h.Sum(nil))[:32]+".bin")
+	if b, err := os.ReadFile(path); err == nil {
+		if m, err := embed.UnmarshalModel(b); err == nil && m.Dim() == dim {
+			return m, nil
+		}
+	}
+	m := embed.TrainCorpus(texts, dim)
+	b, err := m.MarshalBinary()
+	if err == nil {
+		err = writeAtomic(path, b)
+	}
+	if err != nil {
+		return m, fmt.Errorf("docsearch: embedder cache: %w", err)
+	}
+	return m, nil
+}
+
+// embedCacheVersion changes when what the embedder is trained on does.
+const embedCacheVersion = "texts-2"
+
+// writeAtomic writes b to path through a temporary file in its directory,
+// so that a reader never sees half a file.
+func writeAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".lsa-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // Stats describes the index.

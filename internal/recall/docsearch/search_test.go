@@ -3,6 +3,8 @@ package docsearch
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -352,3 +354,43 @@ func TestDictionaryKeepsRealWords(t *testing.T) {
 type dictionary map[string]bool
 
 func (d dictionary) Known(word string) bool { return d[word] }
+
+// TestCachedEmbedder: the second start reads the model the first one
+// trained; another corpus gets another entry; a corrupt entry is trained
+// again and replaced.
+func TestCachedEmbedder(t *testing.T) {
+	dir := t.TempDir()
+	g := buildGraph(t, filler(20), nil)
+	first, err := CachedEmbedder(g, 8, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "lsa-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("cache holds %v", files)
+	}
+	again, err := CachedEmbedder(g, 8, dir)
+	if err != nil || again.Name() != first.Name() || first.Name() != TrainEmbedder(g, 8).Name() {
+		t.Errorf("read back %s (%v), want %s", again.Name(), err, first.Name())
+	}
+	other := buildGraph(t, append(filler(20), node("test.x", graph.Doc, "Extra", "", "")), nil)
+	if _, err := CachedEmbedder(other, 8, dir); err != nil {
+		t.Fatal(err)
+	}
+	if files, _ = filepath.Glob(filepath.Join(dir, "lsa-*.bin")); len(files) != 2 {
+		t.Errorf("cache holds %v, want one entry per corpus", files)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f, []byte("garbage"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if m, err := CachedEmbedder(g, 8, dir); err != nil || m.Name() != first.Name() {
+			t.Errorf("after corruption: %v, %v", m.Name(), err)
+		}
+	}
+	if _, err := CachedEmbedder(g, 8, filepath.Join(files[0], "not-a-dir")); err == nil {
+		t.Error("an unwritable cache reports no error")
+	}
+}
