@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
 	"github.com/getbourdon/bourdon-go/internal/recall/docsearch/synth"
 )
@@ -115,4 +116,31 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 	ms := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))]) / 1e6 }
 	b.ReportMetric(ms(0.50), "p50-ms")
 	b.ReportMetric(ms(0.99), "p99-ms")
+}
+
+// BenchmarkEmbedderStart is what a start spends on the offline embedder
+// of testdata/learn: training it, and reading it back from the cache.
+//
+//	go test -run '^$' -bench EmbedderStart ./internal/recall/docsearch/
+func BenchmarkEmbedderStart(b *testing.B) {
+	c, err := docs.Load("../../../testdata/learn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("train", func(b *testing.B) {
+		for b.Loop() {
+			TrainEmbedder(c.Graph, 128)
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		dir := b.TempDir()
+		if _, err := CachedEmbedder(c.Graph, 128, dir); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, err := CachedEmbedder(c.Graph, 128, dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
