@@ -71,12 +71,11 @@ func headings(n *graph.Node) []string {
 // summary, in bytes.
 const maxEmbedBody = 1000
 
-// embedText is what the embedder sees of a document: what it says it is
-// about, its title and summary (or, without a summary, the start of its
-// body). Its body is the lexical arm's: summed into one vector, a long
-// body pulls the document toward the centroid of its topic, where every
-// module and recap sits (on the learn corpus, embedding the body too
-// lowers the vector arm's nDCG@10 from 0.90 to 0.71).
+// embedText is what the embedder sees of a document as a whole: what it
+// says it is about, its title and summary (or, without a summary, the
+// start of its body). Its body is embedded by passage (passage.go):
+// summed into one vector, a long body pulls the document toward the
+// centroid of its topic, where every module and recap sits.
 func embedText(n *graph.Node) string {
 	s := summary(n)
 	if s == "" {

@@ -24,14 +24,20 @@
 //     stemmer); a query word that neither index has counts as the indexed
 //     term nearest in spelling (analyze.Speller), weighted by their
 //     similarity.
-//     - A vector arm: each node's embedding, made by the embedder the
-//     index was built with (its name and dimension are kept; a query by
-//     another embedder is ErrEmbedderMismatch), unit length, in one
-//     float32 matrix scanned exactly; a cosine of zero or less is no
-//     match. What is embedded is a node's title and summary (embedText).
-//     The offline embedder is embed.Model, trained on the corpus itself
-//     (TrainEmbedder). An embedder that fails at query time leaves the
-//     lexical arm to answer, with a warning in the results.
+//     - A vector arm (retrieve.go, vector.go): the embeddings of each
+//     node's title and summary (embedText) and of each of its passages,
+//     made by the embedder the index was built with (its name and
+//     dimension are kept; a query by another embedder is
+//     ErrEmbedderMismatch), unit length, in float32 matrices scanned
+//     exactly. A node's similarity is its best cosine, of its title and
+//     summary or of a passage; every node is compared by title and
+//     summary, and the passages of the pool that either arm found (the
+//     vector arm's first 100 and the lexical hits), so the scan stays at
+//     one vector per node. A cosine of zero or less is no match. The
+//     offline embedder is embed.Model, trained on the corpus itself
+//     (TrainEmbedder, or CachedEmbedder to keep it on disk). An embedder
+//     that fails at query time leaves the lexical arm to answer, with a
+//     warning in the results.
 //  3. Fusion by normalized score (retrieve.go): each arm's list is first
 //     cut where its score falls below 0.2 (BM25) or 0.5 (cosine) of the
 //     arm's best; a candidate's fused score is the mean of its BM25 score

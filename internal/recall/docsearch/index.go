@@ -102,7 +102,8 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 
 	docs := ix.docs.nodes
 	ix.docs.lex = buildBM25(len(docs), docFields, func(d, f int) string { return docField(g.Node(docs[d]), f) }, analyzer)
-	ix.docs.pass = buildPassages(g, docs)
+	var passageTexts []string
+	ix.docs.pass, passageTexts = buildPassages(g, docs)
 	ix.docs.vocab = union(ix.docs.lex.words, ix.docs.pass.lex.words)
 	ix.docs.speller = analyze.NewSpeller(ix.docs.vocab)
 	codes := ix.code.nodes
@@ -112,6 +113,9 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 	if emb != nil {
 		var err error
 		if ix.docs.vec, err = embedAll(ctx, emb, ix.texts(ix.docs.nodes, embedText), opts.EmbedBatch); err != nil {
+			return nil, err
+		}
+		if ix.docs.pass.vec, err = embedAll(ctx, emb, passageTexts, opts.EmbedBatch); err != nil {
 			return nil, err
 		}
 		if ix.code.vec, err = embedAll(ctx, emb, ix.texts(ix.code.nodes, ix.codeText), opts.EmbedBatch); err != nil {

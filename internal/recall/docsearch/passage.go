@@ -131,10 +131,12 @@ func citedCode(g *graph.Graph, id graph.NodeID) []string {
 }
 
 // passageIndex is the BM25 index of the documents' passages, one field,
-// with the passages of document d numbered first[d] to first[d+1]-1.
+// with the passages of document d numbered first[d] to first[d+1]-1,
+// and their vectors when the index has an embedder.
 type passageIndex struct {
 	lex   *bm25
-	doc   []int32 // document of each passage
+	vec   *vectors // nil without an embedder
+	doc   []int32  // document of each passage
 	first []int32
 	plain []string // plain text of each passage
 }
@@ -142,8 +144,9 @@ type passageIndex struct {
 // passageSpec is BM25's usual length normalization, over passages.
 var passageSpec = []fieldSpec{{1, 0.75}}
 
-// buildPassages indexes the passages of the documents.
-func buildPassages(g *graph.Graph, nodes []graph.NodeID) *passageIndex {
+// buildPassages indexes the passages of the documents, and returns the
+// index and the text of each passage (to embed).
+func buildPassages(g *graph.Graph, nodes []graph.NodeID) (*passageIndex, []string) {
 	per := make([][]passage, len(nodes))
 	parallel(len(nodes), func(d int) { per[d] = docPassages(g.Node(nodes[d]), citedCode(g, nodes[d])) })
 	pi := &passageIndex{first: make([]int32, len(nodes)+1)}
@@ -157,7 +160,7 @@ func buildPassages(g *graph.Graph, nodes []graph.NodeID) *passageIndex {
 		pi.first[d+1] = int32(len(texts))
 	}
 	pi.lex = buildBM25(len(texts), passageSpec, func(p, _ int) string { return texts[p] }, analyzer)
-	return pi
+	return pi, texts
 }
 
 // score adds w·impact of each query term to acc for the passages of

@@ -31,11 +31,15 @@ import (
 // vector arm's 0.970 against the hybrid's 0.951) for nDCG@10, and on the
 // prose set raises nDCG@10 of both splits.
 
-// Floors of the hybrid: the measured 0.921 and 0.981 (see the package
-// comment), minus 0.03.
+// Floors of the hybrid: the measured nDCG@10 0.906 and recall@10 0.935,
+// minus 0.03. They were 0.89 and 0.95 (0.921 and 0.981 minus 0.03)
+// before bodies counted: scoring bodies by passage and embedding
+// passages (which raise nDCG@10 on the prose set's dev split from 0.834
+// to 0.878 and on its test split from 0.828 to 0.872) let units whose
+// bodies answer rank beside the titles this set grades, lowering it here.
 const (
-	floorNDCG   = 0.89
-	floorRecall = 0.95
+	floorNDCG   = 0.87
+	floorRecall = 0.90
 )
 
 // evalQuery is one labelled query.
@@ -134,7 +138,8 @@ func ranking(t testing.TB, ix *Index, q Query, a arm) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits = ix.docs.vec.search(qv, allowed, q.TopK)
+		hits = ix.docs.vector(qv, allowed, nil)
+		hits = hits[:min(len(hits), q.TopK)]
 	}
 	var uids []string
 	for _, h := range hits {

@@ -164,6 +164,44 @@ func (a *arms) scoreDoc(lq lexQuery, d int32) float32 {
 	return s
 }
 
+// vector returns the vector arm's best armDepth allowed documents for the
+// unit vector q. A document's similarity is its best cosine: that of its
+// title and summary, or of one of its passages. Every document is
+// compared by its title and summary; the passages are compared for the
+// pool of documents either arm found (the vector arm's first armDepth and
+// the lexical hits), which keeps the scan to one vector per document.
+func (a *arms) vector(q []float32, allowed bitset, lexical []hit) []hit {
+	byTitle := a.vec.search(q, allowed, armDepth)
+	if a.pass == nil || a.pass.vec == nil {
+		return byTitle
+	}
+	top := newTopK(armDepth)
+	seen := map[int32]bool{}
+	for _, hs := range [][]hit{byTitle, lexical} {
+		for _, h := range hs {
+			if !seen[h.doc] {
+				seen[h.doc] = true
+				if c := a.cosine(q, h.doc); c > 0 {
+					top.push(h.doc, c)
+				}
+			}
+		}
+	}
+	return top.best()
+}
+
+// cosine returns the similarity of document d to q: the best cosine of
+// its title and summary and of its passages.
+func (a *arms) cosine(q []float32, d int32) float32 {
+	c := a.vec.cosine(q, d)
+	if a.pass != nil && a.pass.vec != nil {
+		for p := a.pass.first[d]; p < a.pass.first[d+1]; p++ {
+			c = max(c, a.pass.vec.cosine(q, p))
+		}
+	}
+	return c
+}
+
 // queryVector embeds the query text with emb, checking that emb is the
 // embedder the arm was built with.
 func queryVector(ctx context.Context, built, emb embed.Embedder, text string) ([]float32, error) {

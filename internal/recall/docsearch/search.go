@@ -39,7 +39,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	lex := ix.docs.lexical(lq, allowed, armDepth)
 	var vec []hit
 	if qvec != nil {
-		vec = ix.docs.vec.search(qvec, allowed, armDepth)
+		vec = ix.docs.vector(qvec, allowed, lex)
 	}
 	cs := fuse(trim(lex, lexMinShare), trim(vec, vecMinShare))
 	if len(cs) > rerankDepth {
@@ -104,7 +104,7 @@ func (ix *Index) result(c candidate, lq lexQuery, qvec []float32) Result {
 		s.BM25 = round(float64(ix.docs.scoreDoc(lq, c.doc)))
 	}
 	if c.vecRank == 0 && qvec != nil {
-		s.Cosine = round(float64(ix.docs.vec.cosine(qvec, c.doc)))
+		s.Cosine = round(float64(ix.docs.cosine(qvec, c.doc)))
 	}
 	return Result{
 		UID: n.UID, Label: n.Label, Title: n.Title(), URI: uri(n),

@@ -203,7 +203,7 @@ func TestSearchEmbedders(t *testing.T) {
 }
 
 func TestSearchDegradesWhenTheEmbedderFails(t *testing.T) {
-	emb := &hashEmbedder{name: "flaky", dim: 16, failFrom: 2} // the build makes one call
+	emb := &hashEmbedder{name: "flaky", dim: 16, failFrom: 3} // the build makes two calls (titles, passages)
 	ix := buildIndex(t, filterGraph(t), emb)
 	res := search(t, ix, Query{Text: "widgets"})
 	if len(res.Results) == 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "unreachable") {
