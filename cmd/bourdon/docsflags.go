@@ -133,8 +133,8 @@ func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, re
 		return nil, err
 	}
 	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log}
-	if dir, err := os.UserCacheDir(); err == nil && emb == nil {
-		opts.EmbedderCache = filepath.Join(dir, "bourdon", "embedder") // a restart does not retrain
+	if store != nil && emb == nil { // a restart reads the offline embedder back
+		opts.EmbedderCache = filepath.Join(store.Library().Root(), ".bourdon", "embedder")
 	}
 	kb, err := knowledge.Open(ctx, opts)
 	if err != nil {

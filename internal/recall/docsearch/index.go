@@ -148,8 +148,10 @@ func trainingTexts(g *graph.Graph) []string {
 // CachedEmbedder is TrainEmbedder with a cache in dir: the model trained
 // on the same texts at the same dimension (the key is a SHA-256 of both,
 // the corpus fingerprint) is read back instead of trained again, and a
-// model trained is stored for the next start. The error reports a cache
-// that could not be read or written; the model is good either way.
+// model trained is stored for the next start, replacing the entries of
+// other corpora (a cache holds the one corpus its server serves). The
+// error reports a cache that could not be read or written; the model is
+// good either way.
 func CachedEmbedder(g *graph.Graph, dim int, dir string) (*embed.Model, error) {
 	if dim < 1 {
 		dim = embed.DefaultDim
@@ -173,6 +175,12 @@ func CachedEmbedder(g *graph.Graph, dim int, dir string) (*embed.Model, error) {
 	}
 	if err != nil {
 		return m, fmt.Errorf("docsearch: embedder cache: %w", err)
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "lsa-*.bin"))
+	for _, o := range old {
+		if o != path {
+			os.Remove(o)
+		}
 	}
 	return m, nil
 }

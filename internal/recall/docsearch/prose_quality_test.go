@@ -1,7 +1,6 @@
 package docsearch
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -62,16 +61,7 @@ type proseFixture struct {
 }
 
 func loadProseQueries(t testing.TB) []proseQuery {
-	t.Helper()
-	b, err := os.ReadFile("testdata/prose_queries.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct{ Queries []proseQuery }
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	return f.Queries
+	return loadSet[proseQuery](t, "testdata/prose_queries.json")
 }
 
 // plainBM25 is the baseline: Okapi BM25 (k1 1.2, b 0.75) over each

@@ -86,13 +86,16 @@ func learnIndex(t testing.TB) *Index {
 	return ix
 }
 
-func loadQueries(t testing.TB) []evalQuery {
+func loadQueries(t testing.TB) []evalQuery { return loadSet[evalQuery](t, "testdata/queries.json") }
+
+// loadSet reads the queries of a labelled set.
+func loadSet[Q any](t testing.TB, path string) []Q {
 	t.Helper()
-	b, err := os.ReadFile("testdata/queries.json")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct{ Queries []evalQuery }
+	var f struct{ Queries []Q }
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
