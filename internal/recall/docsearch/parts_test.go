@@ -124,6 +124,14 @@ func TestPassages(t *testing.T) {
 	if !slices.Equal(texts, want) || ps[4].text != "const x = defineTool()" {
 		t.Errorf("passages %q, want %q", texts, want)
 	}
+	// A fenced block stays whole across its blank lines, and short blocks
+	// join until a passage has passageWords words.
+	fence := "Intro.\n\n```go\nx := 1\n\ny := 2\n```\n\n" + strings.Repeat("word ", passageWords) + "\n\nTail."
+	n = node("test.f", graph.Doc, "F", "", fence, "quiz", "not a quiz")
+	ps = docPassages(&n, nil)
+	if len(ps) != 2 || !strings.Contains(ps[0].text, "x := 1\n\ny := 2") || ps[1].plain != "Tail." {
+		t.Errorf("passages %q", ps)
+	}
 }
 
 // TestGraphPriors: the walk from the results lifts the candidate the
