@@ -115,7 +115,7 @@ func language(s string) string {
 }
 
 // SearchCode ranks the code samples for q: BM25F and the vector arm fused
-// by RRF (samples are too sparsely linked for the graph rerank).
+// by normalized score (samples are too sparsely linked for a graph rerank).
 func (ix *Index) SearchCode(ctx context.Context, q CodeQuery) (*CodeResults, error) {
 	if strings.TrimSpace(q.Text) == "" {
 		return nil, errors.New("docsearch: empty query")

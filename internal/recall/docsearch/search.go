@@ -10,8 +10,9 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
-// Search ranks the documents for q: filters first, then BM25F and the
-// vector arm, fused by RRF, reranked by Personalized PageRank and boosts.
+// Search ranks the documents for q: filters first, then BM25 (fields and
+// passages) and the vector arm, fused by normalized score, reranked near
+// the anchors by Personalized PageRank, and boosted.
 func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	if err := q.normalize(); err != nil {
 		return nil, err
