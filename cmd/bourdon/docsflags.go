@@ -121,7 +121,11 @@ func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, re
 	if err != nil {
 		return nil, err
 	}
-	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log})
+	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log}
+	if store != nil && emb == nil { // a restart reads the offline embedder back
+		opts.EmbedderCache = filepath.Join(store.Library().Root(), ".bourdon", "embedder")
+	}
+	kb, err := knowledge.Open(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("docs: %w", err)
 	}
