@@ -319,3 +319,49 @@ func TestOAuthOperatorApproval(t *testing.T) {
 		t.Fatalf("the approval is not audited:\n%s", log)
 	}
 }
+
+// TestOAuthEndpointsAreLimitedPerAddress fills the registration budget of
+// one client address: past it the server answers 429 with Retry-After,
+// and registrations from another address (behind the trusted proxy) still
+// pass.
+func TestOAuthEndpointsAreLimitedPerAddress(t *testing.T) {
+	registry := filepath.Join(t.TempDir(), "federation.yaml")
+	addMember(t, registry, "alice", "--tier", "trusted")
+	s := startHTTP(t, "--library", seedLibrary(t), "--registry", registry, "--audit-log", filepath.Join(t.TempDir(), "audit.jsonl"), "--trusted-proxy", "127.0.0.1")
+	register := func(client string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, s.base()+"/register", strings.NewReader(`{"client_name":"flood","redirect_uris":["http://127.0.0.1:9/cb"],"token_endpoint_auth_method":"none"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", client)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	for i := range 5 {
+		if resp := register("203.0.113.9"); resp.StatusCode != http.StatusCreated {
+			t.Fatalf("registration %d: %d", i+1, resp.StatusCode)
+		}
+	}
+	resp := register("203.0.113.9")
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("past the budget: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if resp := register("198.51.100.4"); resp.StatusCode != http.StatusCreated {
+		t.Errorf("another address: %d", resp.StatusCode)
+	}
+	// The authorization endpoint has its own budget: 20, then 429.
+	var last int
+	for range 21 {
+		r, err := http.Get(s.base() + "/authorize?client_id=nobody")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		last = r.StatusCode
+	}
+	if last != http.StatusTooManyRequests {
+		t.Errorf("the 21st authorization request: %d, want 429", last)
+	}
+}

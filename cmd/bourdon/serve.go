@@ -184,6 +184,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 		if auth != nil {
 			auth.OnRefused = metrics.AuthFailed
+			auth.Failures = mcphttp.NewAddrLimiter(refusalLimit)
 		}
 	}
 	l2, err := deeperBackend(cfg.deeperL2, cfg.env)

@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -27,6 +28,11 @@ type Auth struct {
 	// OnRefused, when set, is told why each request was refused: one of
 	// the Refused* reasons.
 	OnRefused func(reason string)
+	// Failures, when set, bounds per client address the requests refused
+	// for a missing or invalid token: beyond it they get 429 with
+	// Retry-After instead of 401. Valid tokens always pass, so a noisy
+	// neighbour behind the same address locks no one out.
+	Failures *AddrLimiter
 }
 
 // The reasons a request is refused authentication.
@@ -91,7 +97,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		token = strings.TrimSpace(token)
 		if !ok || !strings.EqualFold(scheme, "bearer") || token == "" {
 			a.refused(RefusedMissingToken)
-			a.unauthorized(w, "", "missing Bearer token")
+			a.unauthorized(w, r, "", "missing Bearer token")
 			return
 		}
 		ctx := r.Context()
@@ -108,7 +114,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		}
 		if !found {
 			a.refused(RefusedInvalidToken)
-			a.unauthorized(w, "invalid_token", "invalid or revoked Bearer token")
+			a.unauthorized(w, r, "invalid_token", "invalid or revoked Bearer token")
 			return
 		}
 		caller.Transport = trust.HTTP
@@ -117,9 +123,15 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 }
 
 // unauthorized answers 401; with OAuth the challenge names the
-// resource's metadata and the scopes to ask for.
-func (a *Auth) unauthorized(w http.ResponseWriter, errCode, msg string) {
+// resource's metadata and the scopes to ask for. An address over its
+// Failures rate gets 429 instead.
+func (a *Auth) unauthorized(w http.ResponseWriter, r *http.Request, errCode, msg string) {
 	refuse(w)
+	if ok, wait := a.Failures.Allow(r, time.Now()); !ok {
+		seconds := retryAfter(w, wait)
+		jsonError(w, http.StatusTooManyRequests, fmt.Sprintf("Too Many Requests: too many refused tokens from your address; retry after %ds", seconds))
+		return
+	}
 	challenge := `Bearer realm="bourdon"`
 	if a.OAuth != nil {
 		challenge = a.OAuth.Challenge(errCode, oauth.DefaultScopes)
