@@ -132,6 +132,10 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "find_entity", Arguments: map[string]any{"name": "Bourdon"}}); err != nil {
 		t.Fatal(err)
 	}
+	// Unknown and hostile tool names never become labels.
+	for _, name := range []string{"no_such_tool", "evil\"} 1\nbdn_forged_total 9", strings.Repeat("x", 5000)} {
+		_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+	}
 	get(t, client, s.url, "bdn_wrong") // one auth failure
 
 	if code, _ := get(t, client, s.base()+"/metrics", ""); code != http.StatusUnauthorized {
@@ -147,6 +151,7 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	for _, want := range []string{
 		`bdn_tool_calls_total{outcome="ok",tool="find_entity"} 1`,
 		`bdn_auth_failures_total{reason="invalid_token"} 1`,
+		`bdn_tool_calls_total{outcome="error",tool="-"} 3`,
 		`bdn_sessions_active 1`,
 		`bdn_library_agents `,
 		`bdn_library_rows `,
@@ -157,6 +162,9 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	}
 	if strings.Contains(body, "peer-mac") || strings.Contains(body, "Bourdon") {
 		t.Error("a caller id or an entity name is in the metrics")
+	}
+	if strings.Contains(body, "no_such_tool") || strings.Contains(body, "evil") || strings.Contains(body, "bdn_forged") || strings.Contains(body, "xxxx") {
+		t.Error("a tool name the server does not have is in the metrics")
 	}
 
 	// A registry that cannot be read makes the server not ready.
