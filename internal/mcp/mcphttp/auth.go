@@ -85,7 +85,12 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 			Expiration: g.Expiry,
 			Extra:      map[string]any{CallerExtra: c},
 		}, nil
-	}, nil)(next)
+	}, &auth.RequireBearerTokenOptions{
+		// The token was verified just before; the skew keeps the SDK from
+		// answering its own 401, without our challenge, for a token that
+		// expired in between.
+		ClockSkew: time.Minute,
+	})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !a.Configured() {
 			a.refused(RefusedNotConfigured)
@@ -107,7 +112,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		}
 		if !found && a.OAuth != nil {
 			// An OAuth access token; its scopes go with the request.
-			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil {
+			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil && time.Now().Before(g.Expiry) {
 				caller, found = g.Caller, true
 				ctx = context.WithValue(ctx, scopesKey{}, g)
 			}
