@@ -246,6 +246,19 @@ func TestRateLimitEndToEnd(t *testing.T) {
 			t.Errorf("the operator's call %d: %v", i, err)
 		}
 	}
+
+	// Nor over stdio, whatever --rate-limit says.
+	stdio, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.CommandTransport{Command: exec.Command(binary, "serve", "--library", seedLibrary(t), "--quiet", "--rate-limit", "1/h", "--rate-burst", "1")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdio.Close()
+	for i := range 5 {
+		if res, err := stdio.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_agents", Arguments: map[string]any{}}); err != nil || res.IsError {
+			t.Errorf("the operator's call %d over stdio: %v", i, err)
+		}
+	}
 }
 
 func TestPublicURLAndTrustedProxy(t *testing.T) {
