@@ -331,7 +331,8 @@ func TestOAuthOperatorApproval(t *testing.T) {
 func TestOAuthEndpointsAreLimitedPerAddress(t *testing.T) {
 	registry := filepath.Join(t.TempDir(), "federation.yaml")
 	addMember(t, registry, "alice", "--tier", "trusted")
-	s := startHTTP(t, "--library", seedLibrary(t), "--registry", registry, "--audit-log", filepath.Join(t.TempDir(), "audit.jsonl"), "--trusted-proxy", "127.0.0.1")
+	s := startHTTPWith(t, []string{"BOURDON_PEER_TOKEN_SERVER=op-secret"}, "--port", "0", "--library", seedLibrary(t), "--registry", registry,
+		"--audit-log", filepath.Join(t.TempDir(), "audit.jsonl"), "--trusted-proxy", "127.0.0.1")
 	register := func(client string) *http.Response {
 		req, _ := http.NewRequest(http.MethodPost, s.base()+"/register", strings.NewReader(`{"client_name":"flood","redirect_uris":["http://127.0.0.1:9/cb"],"token_endpoint_auth_method":"none"}`))
 		req.Header.Set("Content-Type", "application/json")
@@ -367,6 +368,12 @@ func TestOAuthEndpointsAreLimitedPerAddress(t *testing.T) {
 	}
 	if last != http.StatusTooManyRequests {
 		t.Errorf("the 21st authorization request: %d, want 429", last)
+	}
+	_, metrics := get(t, http.DefaultClient, s.base()+"/metrics", "op-secret")
+	for _, want := range []string{`bdn_rate_limited_total{method="oauth_register"} 1`, `bdn_rate_limited_total{method="oauth_requests"} 1`} {
+		if !strings.Contains(metrics, want+"\n") {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 }
 

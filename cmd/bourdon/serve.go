@@ -185,7 +185,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 		if auth != nil {
 			auth.OnRefused = metrics.AuthFailed
-			auth.Failures = mcphttp.NewAddrLimiter(refusalLimit)
+			auth.Failures = addrLimiter(refusalLimit, "auth_refusals", metrics)
 		}
 	}
 	l2, err := deeperBackend(cfg.deeperL2, cfg.env)
@@ -393,7 +393,7 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 	if u := f.remote.publicURL; u != nil {
 		base = origin(u)
 	}
-	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, base, stderr, log)
+	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, parts.metrics, base, stderr, log)
 	if err != nil {
 		ln.Close()
 		return err

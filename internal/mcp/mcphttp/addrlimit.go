@@ -24,6 +24,9 @@ import (
 // the table starts afresh. An attacker spread over many addresses is held
 // by the server-wide caps instead (pending authorizations, clients).
 type AddrLimiter struct {
+	// OnLimited, when set, is told of each refused request.
+	OnLimited func()
+
 	limit trust.RateLimit
 
 	mu      sync.Mutex
@@ -73,6 +76,9 @@ func (l *AddrLimiter) Allow(r *http.Request, now time.Time) (bool, time.Duration
 	res := b.ReserveN(now, 1)
 	if delay := res.DelayFrom(now); delay > 0 {
 		res.CancelAt(now)
+		if l.OnLimited != nil {
+			l.OnLimited()
+		}
 		return false, delay
 	}
 	return true, 0
