@@ -167,6 +167,22 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 		t.Error("a tool name the server does not have is in the metrics")
 	}
 
+	// Guessing the operator's token at /metrics meets the same refusal
+	// limit as at /mcp (20 per address), and the real token still passes.
+	limited := false
+	for range 25 {
+		if code, _ := get(t, client, s.base()+"/metrics", "guess"); code == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Error("25 wrong tokens at /metrics were never refused with 429")
+	}
+	if code, _ := get(t, client, s.base()+"/metrics", "op-secret"); code != http.StatusOK {
+		t.Errorf("the operator's token from a limited address: %d", code)
+	}
+
 	// A registry that cannot be read makes the server not ready.
 	if err := os.WriteFile(registry, []byte("agents: [broken\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -104,7 +104,7 @@ func (l *AddrLimiter) Guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodOptions {
 			if ok, wait := l.Allow(r, time.Now()); !ok {
-				seconds := retryAfter(w, wait)
+				seconds := RetryAfter(w, wait)
 				w.Header().Set("Cache-Control", "no-store")
 				refuse(w)
 				w.Header().Set("Content-Type", "application/json")
@@ -117,9 +117,9 @@ func (l *AddrLimiter) Guard(next http.Handler) http.Handler {
 	})
 }
 
-// retryAfter sets the Retry-After header for wait, rounded up to whole
+// RetryAfter sets the Retry-After header for wait, rounded up to whole
 // seconds (at least one), and returns the seconds.
-func retryAfter(w http.ResponseWriter, wait time.Duration) int {
+func RetryAfter(w http.ResponseWriter, wait time.Duration) int {
 	seconds := max(int(math.Ceil(wait.Seconds())), 1)
 	w.Header().Set("Retry-After", strconv.Itoa(seconds))
 	return seconds

@@ -133,7 +133,7 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 func (a *Auth) unauthorized(w http.ResponseWriter, r *http.Request, errCode, msg string) {
 	refuse(w)
 	if ok, wait := a.Failures.Allow(r, time.Now()); !ok {
-		seconds := retryAfter(w, wait)
+		seconds := RetryAfter(w, wait)
 		jsonError(w, http.StatusTooManyRequests, fmt.Sprintf("Too Many Requests: too many refused tokens from your address; retry after %ds", seconds))
 		return
 	}

@@ -91,7 +91,7 @@ func (h *handler) limit(w http.ResponseWriter, r *http.Request, body []byte) boo
 	if h.opts.OnRateLimited != nil {
 		h.opts.OnRateLimited(head.Method)
 	}
-	seconds := retryAfter(w, wait)
+	seconds := RetryAfter(w, wait)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusTooManyRequests)
 	id := head.ID
