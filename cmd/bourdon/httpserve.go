@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -121,24 +122,39 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // operatorOnly lets through requests carrying the operator's token (the
 // legacy shared token), and every request when the server runs without
 // authentication (loopback only). Registry members, whatever their tier,
-// get 403: metrics describe the whole server.
+// get 403: metrics describe the whole server. Every refusal counts
+// against the client address's refusal limit (auth.Failures), so the
+// operator's token cannot be guessed here faster than at /mcp.
 func operatorOnly(auth *mcphttp.Auth, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if auth == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
-		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		token = strings.TrimSpace(token)
-		if !strings.EqualFold(scheme, "bearer") || token == "" {
+		if _, ok := trust.AuthenticateLegacy(auth.LegacyToken, bearerToken(r)); ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if ok, wait := auth.Failures.Allow(r, time.Now()); !ok {
+			seconds := mcphttp.RetryAfter(w, wait)
+			writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": fmt.Sprintf("Too Many Requests: too many refused tokens from your address; retry after %ds", seconds)})
+			return
+		}
+		if bearerToken(r) == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="bourdon"`)
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing Bearer token (the operator's, " + trust.LegacyTokenEnv + ")"})
 			return
 		}
-		if _, ok := trust.AuthenticateLegacy(auth.LegacyToken, token); !ok {
-			writeJSON(w, http.StatusForbidden, map[string]string{"error": "metrics need the operator's token (" + trust.LegacyTokenEnv + ")"})
-			return
-		}
-		next.ServeHTTP(w, r)
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": "metrics need the operator's token (" + trust.LegacyTokenEnv + ")"})
 	})
+}
+
+// bearerToken returns the token of a request's Bearer Authorization
+// header, or "".
+func bearerToken(r *http.Request) string {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
 }

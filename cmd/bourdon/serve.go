@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -193,6 +194,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 		if auth != nil {
 			auth.OnRefused = metrics.AuthFailed
+			auth.Failures = addrLimiter(refusalLimit, "auth_refusals", metrics)
 		}
 	}
 	l2, err := deeperBackend(cfg.deeperL2, cfg.env)
@@ -392,8 +394,9 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 		return err
 	}
 	scheme := "http"
-	if f.remote.tls != nil {
-		scheme = "https"
+	var tlsConfig *tls.Config
+	if f.remote.certs != nil {
+		scheme, tlsConfig = "https", f.remote.certs.TLSConfig(log)
 	}
 	url := scheme + "://" + ln.Addr().String() + "/mcp"
 	// The OAuth resource and issuer are named by the address clients use.
@@ -401,7 +404,7 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 	if u := f.remote.publicURL; u != nil {
 		base = origin(u)
 	}
-	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, base, stderr, log)
+	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, parts.metrics, base, stderr, log)
 	if err != nil {
 		ln.Close()
 		return err
@@ -414,7 +417,7 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 	if f.remote.publicURL != nil {
 		url = f.remote.publicURL.String()
 		fmt.Fprintf(stderr, "public:    %s\n", url)
-	} else if f.remote.tls == nil && !endpoint.IsLoopbackHost(f.host) {
+	} else if tlsConfig == nil && !endpoint.IsLoopbackHost(f.host) {
 		log.Warn("serving plain HTTP on a network address: put a TLS proxy in front (with --public-url and --trusted-proxy) or use --tls-cert and --tls-key", "host", f.host)
 	}
 	fmt.Fprintf(stderr, "connect:   claude mcp add --transport http bourdon %s\n", url)
@@ -452,7 +455,7 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 	if parts.metrics != nil {
 		mux.Handle("GET /metrics", operatorOnly(parts.auth, parts.metrics.Handler()))
 	}
-	return serveRoutes(ctx, ln, f.remote.proxies.Forwarded(mux), f.remote.tls, log)
+	return serveRoutes(ctx, ln, f.remote.proxies.Forwarded(mux), tlsConfig, log)
 }
 
 // serveMetrics serves /metrics without authentication on a loopback

@@ -115,7 +115,7 @@ func TestResolveServeOperationalFlags(t *testing.T) {
 		}
 	}
 	cfg, err = resolveServe(parseServeFlags(t), fakeEnv(nil))
-	if err != nil || cfg.remote.rate.PerSecond != 5 || cfg.remote.rate.Burst != defaultRateBurst || cfg.remote.publicURL != nil || cfg.remote.tls != nil {
+	if err != nil || cfg.remote.rate.PerSecond != 5 || cfg.remote.rate.Burst != defaultRateBurst || cfg.remote.publicURL != nil || cfg.remote.certs != nil {
 		t.Errorf("defaults: %+v %v", cfg.remote, err)
 	}
 	missing := filepath.Join(t.TempDir(), "missing.pem")

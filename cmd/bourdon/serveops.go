@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -50,8 +49,9 @@ func (f *opsFlags) register(cmd *cobra.Command) {
 type opsConfig struct {
 	// publicURL is the MCP endpoint as clients see it; nil when not given.
 	publicURL *url.URL
-	// tls is the certificate to serve HTTPS with; nil for plain HTTP.
-	tls     *tls.Config
+	// certs are the certificate files to serve HTTPS with (reloaded when
+	// they change); nil for plain HTTP.
+	certs   *mcphttp.CertFiles
 	proxies mcphttp.TrustedProxies
 	rate    trust.RateLimit
 }
@@ -72,11 +72,9 @@ func (f opsFlags) resolve() (opsConfig, error) {
 		return c, errors.New("--tls-cert and --tls-key go together: give both, or neither behind a TLS proxy")
 	}
 	if f.tlsCert != "" {
-		cert, err := tls.LoadX509KeyPair(f.tlsCert, f.tlsKey)
-		if err != nil {
-			return c, fmt.Errorf("--tls-cert/--tls-key: %w", err)
+		if c.certs, err = mcphttp.LoadCertFiles(f.tlsCert, f.tlsKey); err != nil {
+			return c, err
 		}
-		c.tls = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	if c.proxies, err = mcphttp.ParseTrustedProxies(f.trustedProxies); err != nil {
 		return c, fmt.Errorf("--trusted-proxy: %w", err)

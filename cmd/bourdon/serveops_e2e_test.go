@@ -132,6 +132,10 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "find_entity", Arguments: map[string]any{"name": "Bourdon"}}); err != nil {
 		t.Fatal(err)
 	}
+	// Unknown and hostile tool names never become labels.
+	for _, name := range []string{"no_such_tool", "evil\"} 1\nbdn_forged_total 9", strings.Repeat("x", 5000)} {
+		_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+	}
 	get(t, client, s.url, "bdn_wrong") // one auth failure
 
 	if code, _ := get(t, client, s.base()+"/metrics", ""); code != http.StatusUnauthorized {
@@ -147,6 +151,7 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	for _, want := range []string{
 		`bdn_tool_calls_total{outcome="ok",tool="find_entity"} 1`,
 		`bdn_auth_failures_total{reason="invalid_token"} 1`,
+		`bdn_tool_calls_total{outcome="error",tool="-"} 3`,
 		`bdn_library_agents `,
 		`bdn_library_rows `,
 	} {
@@ -161,6 +166,25 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	}
 	if strings.Contains(body, "peer-mac") || strings.Contains(body, "Bourdon") {
 		t.Error("a caller id or an entity name is in the metrics")
+	}
+	if strings.Contains(body, "no_such_tool") || strings.Contains(body, "evil") || strings.Contains(body, "bdn_forged") || strings.Contains(body, "xxxx") {
+		t.Error("a tool name the server does not have is in the metrics")
+	}
+
+	// Guessing the operator's token at /metrics meets the same refusal
+	// limit as at /mcp (20 per address), and the real token still passes.
+	limited := false
+	for range 25 {
+		if code, _ := get(t, client, s.base()+"/metrics", "guess"); code == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Error("25 wrong tokens at /metrics were never refused with 429")
+	}
+	if code, _ := get(t, client, s.base()+"/metrics", "op-secret"); code != http.StatusOK {
+		t.Errorf("the operator's token from a limited address: %d", code)
 	}
 
 	// A registry that cannot be read makes the server not ready.
@@ -240,6 +264,19 @@ func TestRateLimitEndToEnd(t *testing.T) {
 	for i := range 5 {
 		if _, err := operator.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_agents", Arguments: map[string]any{}}); err != nil {
 			t.Errorf("the operator's call %d: %v", i, err)
+		}
+	}
+
+	// Nor over stdio, whatever --rate-limit says.
+	stdio, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.CommandTransport{Command: exec.Command(binary, "serve", "--library", seedLibrary(t), "--quiet", "--rate-limit", "1/h", "--rate-burst", "1")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdio.Close()
+	for i := range 5 {
+		if res, err := stdio.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_agents", Arguments: map[string]any{}}); err != nil || res.IsError {
+			t.Errorf("the operator's call %d over stdio: %v", i, err)
 		}
 	}
 }

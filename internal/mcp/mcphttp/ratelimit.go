@@ -3,9 +3,7 @@ package mcphttp
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -93,8 +91,7 @@ func (h *handler) limit(w http.ResponseWriter, r *http.Request, body []byte) boo
 	if h.opts.OnRateLimited != nil {
 		h.opts.OnRateLimited(head.Method)
 	}
-	seconds := int(math.Ceil(wait.Seconds()))
-	w.Header().Set("Retry-After", strconv.Itoa(seconds))
+	seconds := RetryAfter(w, wait)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusTooManyRequests)
 	id := head.ID
