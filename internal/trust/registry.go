@@ -387,7 +387,7 @@ var reservedIDs = []string{OperatorID, UnidentifiedID}
 // and the ids "operator" and "unknown" are refused.
 func (r *Registry) Add(id string, tier Tier, grants []string) (string, error) {
 	if !l5.ValidAgentID(id) {
-		return "", regErr(ErrInvalid, "invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$", pyfmt.Quote(id))
+		return "", regErr(ErrInvalid, "invalid agent_id %s: %s", pyfmt.Quote(id), l5.AgentIDRule)
 	}
 	if slices.Contains(reservedIDs, id) {
 		return "", regErr(ErrInvalid, "agent_id %s is reserved for the server's own callers", pyfmt.Quote(id))
