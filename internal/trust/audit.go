@@ -24,14 +24,20 @@ const AuditEnv = "BOURDON_AUDIT_PATH"
 // DefaultAuditPath returns $BOURDON_AUDIT_PATH, read with getenv, when
 // set, else ~/.bourdon/audit.jsonl.
 func DefaultAuditPath(getenv func(string) string) (string, error) {
-	if p := getenv(AuditEnv); p != "" {
+	return homeFile(getenv, AuditEnv, "audit.jsonl", "the audit log")
+}
+
+// homeFile returns $env, read with getenv, when set, else
+// ~/.bourdon/name; what names the file in the error of a missing home.
+func homeFile(getenv func(string) string, env, name, what string) (string, error) {
+	if p := getenv(env); p != "" {
 		return p, nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("locating the audit log: %w", err)
+		return "", fmt.Errorf("locating %s: %w", what, err)
 	}
-	return filepath.Join(home, ".bourdon", "audit.jsonl"), nil
+	return filepath.Join(home, ".bourdon", name), nil
 }
 
 // Entry is one line of the audit log.

@@ -42,14 +42,7 @@ const maxRegistryBytes = 16 << 20
 // DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG, read with
 // getenv, when set, else ~/.bourdon/federation.yaml.
 func DefaultRegistryPath(getenv func(string) string) (string, error) {
-	if p := getenv(RegistryEnv); p != "" {
-		return p, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("locating the federation registry: %w", err)
-	}
-	return filepath.Join(home, ".bourdon", "federation.yaml"), nil
+	return homeFile(getenv, RegistryEnv, "federation.yaml", "the federation registry")
 }
 
 // QuarantinedClass reports whether id is an agent that declares itself
