@@ -42,7 +42,14 @@ const maxRegistryBytes = 16 << 20
 // DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG, read with
 // getenv, when set, else ~/.bourdon/federation.yaml.
 func DefaultRegistryPath(getenv func(string) string) (string, error) {
-	return homeFile(getenv, RegistryEnv, "federation.yaml", "the federation registry")
+	return userHomeFile(getenv, RegistryEnv, "federation.yaml", "the federation registry")
+}
+
+// RegistryPath is DefaultRegistryPath under a given home directory
+// (bourdon doctor's): $BOURDON_FEDERATION_CONFIG, read with getenv, when
+// set, else home/.bourdon/federation.yaml.
+func RegistryPath(getenv func(string) string, home string) string {
+	return homeFile(getenv, home, RegistryEnv, "federation.yaml")
 }
 
 // QuarantinedClass reports whether id is an agent that declares itself
