@@ -100,13 +100,6 @@ func Operator() Caller {
 	return Caller{ID: OperatorID, Tier: TierOperator, Transport: Stdio}
 }
 
-// Unidentified returns the caller to use for an HTTP request that carries
-// no authenticated identity. Like the reference it fails closed: an
-// unknown quarantined caller with no grants.
-func Unidentified() Caller {
-	return Caller{ID: UnidentifiedID, Tier: TierQuarantined, Transport: HTTP}
-}
-
 // IsTrusted reports whether the caller is trusted or the operator.
 func (c Caller) IsTrusted() bool { return c.Tier == TierTrusted || c.Tier == TierOperator }
 

@@ -42,14 +42,14 @@ const maxRegistryBytes = 16 << 20
 // DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG, read with
 // getenv, when set, else ~/.bourdon/federation.yaml.
 func DefaultRegistryPath(getenv func(string) string) (string, error) {
-	if p := getenv(RegistryEnv); p != "" {
-		return p, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("locating the federation registry: %w", err)
-	}
-	return filepath.Join(home, ".bourdon", "federation.yaml"), nil
+	return userHomeFile(getenv, RegistryEnv, "federation.yaml", "the federation registry")
+}
+
+// RegistryPath is DefaultRegistryPath under a given home directory
+// (bourdon doctor's): $BOURDON_FEDERATION_CONFIG, read with getenv, when
+// set, else home/.bourdon/federation.yaml.
+func RegistryPath(getenv func(string) string, home string) string {
+	return homeFile(getenv, home, RegistryEnv, "federation.yaml")
 }
 
 // QuarantinedClass reports whether id is an agent that declares itself
@@ -387,7 +387,7 @@ var reservedIDs = []string{OperatorID, UnidentifiedID}
 // and the ids "operator" and "unknown" are refused.
 func (r *Registry) Add(id string, tier Tier, grants []string) (string, error) {
 	if !l5.ValidAgentID(id) {
-		return "", regErr(ErrInvalid, "invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$", pyfmt.Quote(id))
+		return "", regErr(ErrInvalid, "invalid agent_id %s: %s", pyfmt.Quote(id), l5.AgentIDRule)
 	}
 	if slices.Contains(reservedIDs, id) {
 		return "", regErr(ErrInvalid, "agent_id %s is reserved for the server's own callers", pyfmt.Quote(id))
