@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ indentation, non-ASCII escaped). A missing agents directory exits with status
 			if dir == "" {
 				dir = filepath.Join(libraryDir, "agents")
 			}
-			env, err := federation.ExportAgentsDir(filepath.Clean(dir), federation.LocalName(), func(s string) string {
+			env, err := federation.ExportAgentsDir(filepath.Clean(dir), federation.LocalName(os.Getenv(federation.LocalNameEnv)), func(s string) string {
 				return export.NativeText(s, trayTextLimit)
 			})
 			if errors.Is(err, federation.ErrNoAgentsDir) {

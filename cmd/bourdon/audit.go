@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -41,7 +42,7 @@ zone is UTC).`,
 			}
 			if path == "" {
 				var err error
-				if path, err = trust.DefaultAuditPath(); err != nil {
+				if path, err = trust.DefaultAuditPath(os.Getenv); err != nil {
 					return err
 				}
 			}

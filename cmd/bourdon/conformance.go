@@ -47,11 +47,11 @@ func runConformanceFixtures(ctx context.Context, addr string, quiet bool, stderr
 	if !endpoint.IsLoopbackHost(host) {
 		return fmt.Errorf("--addr must be a loopback address, not %s", host)
 	}
-	log := newLogger(stderr, quiet)
+	log := newLogger(stderr, quiet, false)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "conformance fixtures on http://%s/mcp\n", ln.Addr())
-	return serveMCP(ctx, ln, mcphttp.Handler(conformance.NewServer(log), mcphttp.Options{Logger: log}), nil, log)
+	return serveMCP(ctx, ln, mcphttp.Handler(conformance.NewServer(log), mcphttp.Options{Logger: log}), log)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -36,6 +35,8 @@ type embedderConfig struct {
 	Model    string `yaml:"model"`
 	Dim      int    `yaml:"dim"`
 	TokenEnv string `yaml:"token_env"`
+	// token is the value of TokenEnv, read by docsFlags.resolve.
+	token string
 }
 
 // docsConfigFile is the file --docs-config reads:
@@ -106,33 +107,25 @@ func (e embedderConfig) embedder() (embed.Embedder, error) {
 	if e.Model == "" || e.Dim <= 0 {
 		return nil, errors.New("an embedder needs --embedder-model and --embedder-dim (the vector length the model returns)")
 	}
-	token := ""
-	if e.TokenEnv != "" {
-		if !strings.HasPrefix(e.TokenEnv, embedTokenPrefix) {
-			return nil, fmt.Errorf("embedder token_env %q: the variable must be named %s*", e.TokenEnv, embedTokenPrefix)
-		}
-		token = os.Getenv(e.TokenEnv)
-	}
-	return embed.NewHTTP(embed.HTTPConfig{Provider: embed.Provider(e.Provider), BaseURL: e.URL, Model: e.Model, Dim: e.Dim, Token: token, Timeout: 30 * time.Second})
+	return embed.NewHTTP(embed.HTTPConfig{Provider: embed.Provider(e.Provider), BaseURL: e.URL, Model: e.Model, Dim: e.Dim, Token: e.token, Timeout: 30 * time.Second})
 }
 
 // knowledgeBase opens the documentation graph joined with the memory
-// store; nil when no corpus is configured.
+// store; nil when no corpus is configured. f has been resolved
+// (docsFlags.resolve).
 func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, reqs *requests.Store, log *slog.Logger) (*knowledge.Base, error) {
-	if err := f.readDocsConfig(); err != nil {
-		return nil, err
-	}
 	if len(f.roots) == 0 {
-		if f.Provider != "" || f.URL != "" {
-			return nil, errors.New("an embedder needs a corpus: add --docs DIR")
-		}
 		return nil, nil
 	}
 	emb, err := f.embedder()
 	if err != nil {
 		return nil, err
 	}
-	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log})
+	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log}
+	if store != nil && emb == nil { // a restart reads the offline embedder back
+		opts.EmbedderCache = filepath.Join(store.Library().Root(), ".bourdon", "embedder")
+	}
+	kb, err := knowledge.Open(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("docs: %w", err)
 	}

@@ -190,7 +190,7 @@ type server struct {
 	banner []string
 }
 
-var urlRE = regexp.MustCompile(`on (http://\S+/mcp)`)
+var urlRE = regexp.MustCompile(`on (https?://\S+/mcp)`)
 
 func startHTTP(t testing.TB, args ...string) *server {
 	t.Helper()

@@ -57,7 +57,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCommand(), newValidateCommand(), newRegistryCommand(), newStagingCommand(), newHistoryCommand(), newDocsCommand(), newRequestsCommand(), newStoreCommand())
+	root.AddCommand(newServeCommand(), newUICommand(), newValidateCommand(), newRegistryCommand(), newStagingCommand(), newHistoryCommand(), newDocsCommand(), newRequestsCommand(), newStoreCommand())
 	root.AddCommand(newConformanceCommand(), newOAuthCommand())
 	root.AddCommand(newExportAllCommand(systemExportDeps()), newSetupCommand(), newDoctorCommand())
 	root.AddCommand(newPrepareTurnCommand(), newDeeperContextCommand(), newAgentsCommand(), newAuditCommand())

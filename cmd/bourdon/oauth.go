@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpmetrics"
 	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/trust/oauth"
@@ -20,12 +22,36 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/trust/oauth/external"
 )
 
+// Limits per client address (after --trusted-proxy) on what needs no
+// token; docs/remote.md explains them.
+var (
+	// registrationLimit: 5 client registrations, then one per 10 minutes,
+	// fewer a day than the 256 clients the built-in server holds (it drops
+	// the clients nobody consented to after a day).
+	registrationLimit = trust.RateLimit{PerSecond: 1.0 / 600, Burst: 5}
+	// oauthRequestLimit: 20 requests to /authorize, /token and /revoke,
+	// then 2 a minute: at most 40 authorization requests within the 10
+	// minutes one waits for consent, fewer than the 64 the server holds.
+	oauthRequestLimit = trust.RateLimit{PerSecond: 2.0 / 60, Burst: 20}
+	// refusalLimit: 20 requests refused for a missing or invalid token
+	// (401), then one a second; beyond it they get 429.
+	refusalLimit = trust.RateLimit{PerSecond: 1, Burst: 20}
+)
+
+// addrLimiter returns a limiter per client address whose refusals are
+// counted in metrics as label.
+func addrLimiter(limit trust.RateLimit, label string, metrics *mcpmetrics.Metrics) *mcphttp.AddrLimiter {
+	l := mcphttp.NewAddrLimiter(limit)
+	l.OnLimited = func() { metrics.RateLimited(label) }
+	return l
+}
+
 // oauthSetup makes the HTTP server an OAuth protected resource, unless it
 // runs without authentication or with --no-oauth: with --oauth-issuer it
 // accepts that provider's JWTs, otherwise it runs the built-in
 // authorization server (which needs https, or a loopback address). It
 // sets auth.OAuth and returns what to mount next to /mcp.
-func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, base string, stderr io.Writer, log *slog.Logger) (func(*http.ServeMux), error) {
+func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, metrics *mcpmetrics.Metrics, base string, stderr io.Writer, log *slog.Logger) (func(*http.ServeMux), error) {
 	if auth == nil || f.noOAuth {
 		return nil, nil
 	}
@@ -51,6 +77,8 @@ func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, base stri
 	as := authserver.New(authserver.Config{
 		Issuer: base, Resource: res.URL, Registry: auth.Registry,
 		Store: authserver.OpenStore(authserver.DefaultStorePath(f.registry)), Audit: trust.OpenAudit(f.auditLog), Logger: log,
+		LimitRegistration: addrLimiter(registrationLimit, "oauth_register", metrics).Guard,
+		LimitRequests:     addrLimiter(oauthRequestLimit, "oauth_requests", metrics).Guard,
 	})
 	res.AuthorizationServers, res.Verifier = []string{base}, as
 	auth.OAuth = res
@@ -83,7 +111,7 @@ member (bourdon registry revoke) kills every token issued for it.`,
 		if registry != "" {
 			return registry, nil
 		}
-		return trust.DefaultRegistryPath()
+		return trust.DefaultRegistryPath(os.Getenv)
 	}
 	list := &cobra.Command{
 		Use:   "list",
@@ -127,7 +155,7 @@ member (bourdon registry revoke) kills every token issued for it.`,
 			}
 			audit := auditLog
 			if audit == "" {
-				if audit, err = trust.DefaultAuditPath(); err != nil {
+				if audit, err = trust.DefaultAuditPath(os.Getenv); err != nil {
 					return err
 				}
 			}

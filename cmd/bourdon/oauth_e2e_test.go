@@ -7,19 +7,23 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/testkit/oauthtest"
 )
 
@@ -317,5 +321,135 @@ func TestOAuthOperatorApproval(t *testing.T) {
 	}
 	if log, _ := os.ReadFile(filepath.Join(dir, "audit.jsonl")); !strings.Contains(string(log), `"agent": "bob", "op": "oauth:approve"`) {
 		t.Fatalf("the approval is not audited:\n%s", log)
+	}
+}
+
+// TestOAuthEndpointsAreLimitedPerAddress fills the registration budget of
+// one client address: past it the server answers 429 with Retry-After,
+// and registrations from another address (behind the trusted proxy) still
+// pass.
+func TestOAuthEndpointsAreLimitedPerAddress(t *testing.T) {
+	registry := filepath.Join(t.TempDir(), "federation.yaml")
+	addMember(t, registry, "alice", "--tier", "trusted")
+	s := startHTTPWith(t, []string{"BOURDON_PEER_TOKEN_SERVER=op-secret"}, "--port", "0", "--library", seedLibrary(t), "--registry", registry,
+		"--audit-log", filepath.Join(t.TempDir(), "audit.jsonl"), "--trusted-proxy", "127.0.0.1")
+	register := func(client string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, s.base()+"/register", strings.NewReader(`{"client_name":"flood","redirect_uris":["http://127.0.0.1:9/cb"],"token_endpoint_auth_method":"none"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", client)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	for i := range 5 {
+		if resp := register("203.0.113.9"); resp.StatusCode != http.StatusCreated {
+			t.Fatalf("registration %d: %d", i+1, resp.StatusCode)
+		}
+	}
+	resp := register("203.0.113.9")
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("past the budget: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if resp := register("198.51.100.4"); resp.StatusCode != http.StatusCreated {
+		t.Errorf("another address: %d", resp.StatusCode)
+	}
+	// The authorization endpoint has its own budget: 20, then 429.
+	var last int
+	for range 21 {
+		r, err := http.Get(s.base() + "/authorize?client_id=nobody")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		last = r.StatusCode
+	}
+	if last != http.StatusTooManyRequests {
+		t.Errorf("the 21st authorization request: %d, want 429", last)
+	}
+	_, metrics := get(t, http.DefaultClient, s.base()+"/metrics", "op-secret")
+	for _, want := range []string{`bdn_rate_limited_total{method="oauth_register"} 1`, `bdn_rate_limited_total{method="oauth_requests"} 1`} {
+		if !strings.Contains(metrics, want+"\n") {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+// TestCallersTokensNeverReachPeers puts a recording peer behind the
+// server: whether the caller comes with a bdn_ token or an OAuth access
+// token, the peer sees only the peer token from the server's environment.
+func TestCallersTokensNeverReachPeers(t *testing.T) {
+	const peerToken = "bdn_the_peer_token_from_env"
+	var mu sync.Mutex
+	var seen []http.Header
+	peerSrv := mcp.NewServer(&mcp.Implementation{Name: "peer", Version: "1"}, nil)
+	peerSrv.AddTool(&mcp.Tool{Name: "list_agents", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"agents":["remote-agent"]}`}}}, nil
+	})
+	h := mcphttp.Handler(peerSrv, mcphttp.Options{})
+	peerHTTP := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Clone())
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	defer peerHTTP.Close()
+
+	dir := t.TempDir()
+	registry := filepath.Join(dir, "federation.yaml")
+	alice := addMember(t, registry, "alice", "--tier", "trusted")
+	s := startHTTPWith(t, []string{"BOURDON_PEER_TOKEN=" + peerToken}, "--port", "0", "--library", seedLibrary(t), "--registry", registry,
+		"--audit-log", filepath.Join(dir, "audit.jsonl"), "--peer", peerHTTP.URL)
+
+	calls := 0
+	oauthHandler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName: "e2e", RedirectURIs: []string{"http://127.0.0.1:9/callback"}, TokenEndpointAuthMethod: "none",
+		}},
+		AuthorizationCodeFetcher: consentFetcher(alice, &calls),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	viaOAuth, err := mcp.NewClient(&mcp.Implementation{Name: "oauth", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, OAuthHandler: oauthHandler}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer viaOAuth.Close()
+	viaBearer, err := connectAs(t, s.url, alice, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer viaBearer.Close()
+	for name, cs := range map[string]*mcp.ClientSession{"oauth": viaOAuth, "bdn_": viaBearer} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_agents", Arguments: map[string]any{}})
+		if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "remote-agent") {
+			t.Fatalf("%s: list_agents did not reach the peer: %v %+v", name, err, res)
+		}
+	}
+	ts, _ := oauthHandler.TokenSource(ctx)
+	tok, err := ts.Token()
+	if err != nil || calls == 0 {
+		t.Fatalf("no OAuth token: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 {
+		t.Fatal("the peer saw no request")
+	}
+	for _, hdr := range seen {
+		if got := hdr.Get("Authorization"); got != "Bearer "+peerToken {
+			t.Errorf("the peer got Authorization %q", got)
+		}
+		for k, vs := range hdr {
+			for _, v := range vs {
+				if strings.Contains(v, alice) || strings.Contains(v, tok.AccessToken) {
+					t.Errorf("the caller's token reached the peer in %s", k)
+				}
+			}
+		}
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,7 +34,7 @@ bourdon agent add|list|rotate|set-tier, bourdon grant|ungrant|revoke.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	r.flag(cmd.PersistentFlags())
-	cmd.AddCommand(r.add(), r.list(), r.rotate(), r.revoke(), r.setTier(), r.grant(), r.ungrant(), r.setSubject())
+	cmd.AddCommand(r.add(), r.list(), r.rotate(), r.revoke(), r.setTier(), r.setLimit(), r.grant(), r.ungrant(), r.setSubject())
 	return cmd
 }
 
@@ -77,7 +79,7 @@ func (r registryCLI) run(cmd *cobra.Command, fn func(reg *trust.Registry, out io
 	p := *r.path
 	if p == "" {
 		var err error
-		if p, err = trust.DefaultRegistryPath(); err != nil {
+		if p, err = trust.DefaultRegistryPath(os.Getenv); err != nil {
 			return registryFail(cmd, err)
 		}
 	}
@@ -221,6 +223,44 @@ func (r registryCLI) setTier() *cobra.Command {
 	}
 	setTier.Flags().BoolVar(&ack, "i-understand-the-risk", false, "allow promoting a quarantined-class agent (openclaw) to trusted")
 	return setTier
+}
+
+// setLimit is "bourdon registry set-limit": a member's own rate limit
+// over HTTP, instead of serve's --rate-limit and --rate-burst.
+func (r registryCLI) setLimit() *cobra.Command {
+	var burst int
+	cmd := &cobra.Command{
+		Use:   "set-limit ID RATE",
+		Short: "Set a member's rate limit on tool calls and resource reads (N/s, N/m, N/h, off, or default)",
+		Long: `Set a member's own rate limit over HTTP: RATE is N/s, N/m or N/h (such as
+120/m), off for no limit, or default for serve's --rate-limit. --burst sets how
+many calls may come at once (0: serve's --rate-burst). Limits are counted in
+each server process, so each replica allows the rate.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o := trust.RateOverride{Burst: burst}
+			rate, burstText := "default", "default"
+			if args[1] != "default" {
+				perSecond, err := trust.ParseRate(args[1])
+				if err != nil {
+					return registryFail(cmd, err)
+				}
+				o.PerSecond, rate = &perSecond, trust.FormatRate(perSecond)
+			}
+			if burst > 0 {
+				burstText = strconv.Itoa(burst)
+			}
+			return r.run(cmd, func(reg *trust.Registry, out io.Writer) error {
+				if err := reg.SetRateLimit(args[0], o); err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "%s -> rate limit: %s, burst: %s\n", args[0], rate, burstText)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().IntVar(&burst, "burst", 0, "calls allowed at once (0: serve's --rate-burst)")
+	return cmd
 }
 
 func (r registryCLI) setSubject() *cobra.Command {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // runRegistry runs "bourdon registry ARGS..." and returns stdout, stderr
@@ -120,5 +122,28 @@ func TestRegistryCommand(t *testing.T) {
 	out, errOut, code = runRegistry(t, "list")
 	if code != 0 || out != "old                            ?            grants: codex\n" || !strings.Contains(errOut, "warning: old: the row has no tier") {
 		t.Errorf("tierless: %d %q %q", code, out, errOut)
+	}
+}
+
+func TestRegistrySetLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "federation.yaml")
+	reg := "--registry=" + path
+	if _, _, code := runRegistry(t, "add", "codex", reg); code != 0 {
+		t.Fatal("add failed")
+	}
+	out, errOut, code := runRegistry(t, "set-limit", "codex", "120/m", "--burst", "9", reg)
+	if code != 0 || out != "codex -> rate limit: 2/s, burst: 9\n" {
+		t.Errorf("set-limit: %d %q %q", code, out, errOut)
+	}
+	members, err := trust.OpenRegistry(path).List()
+	if err != nil || len(members) != 1 || members[0].Rate.PerSecond == nil || *members[0].Rate.PerSecond != 2 || members[0].Rate.Burst != 9 {
+		t.Errorf("stored: %+v %v", members, err)
+	}
+	out, _, code = runRegistry(t, "set-limit", "codex", "default", reg)
+	if code != 0 || out != "codex -> rate limit: default, burst: default\n" {
+		t.Errorf("back to the default: %d %q", code, out)
+	}
+	if _, errOut, code := runRegistry(t, "set-limit", "codex", "fast", reg); code != 1 || !strings.Contains(errOut, "N/s, N/m or N/h") {
+		t.Errorf("a bad rate: %d %q", code, errOut)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -52,7 +53,7 @@ log as a self-approval. --as only names the approver in the records.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	auditDefault, _ := trust.DefaultAuditPath()
+	auditDefault, _ := trust.DefaultAuditPath(os.Getenv)
 	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
 	cmd.PersistentFlags().StringVar(&approver, "as", defaultApprover(), "the name recorded as approver in the history and the audit log (the account running the command is recorded too, and is what self-approval is judged by)")
 	cmd.PersistentFlags().StringVar(&auditPath, "audit-log", auditDefault, "append-only log of every decision (BOURDON_AUDIT_PATH)")

@@ -2,29 +2,35 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/getbourdon/bourdon-go/internal/dashboard"
 	"github.com/getbourdon/bourdon-go/internal/demo"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpmetrics"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpstdio"
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
-	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/recall/deeper"
+	"github.com/getbourdon/bourdon-go/internal/recall/turn"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
@@ -41,14 +47,15 @@ type serveFlags struct {
 	registry      string
 	auditLog      string
 	allowUnauthed bool
-	publicURL     string
 	oauthIssuer   string
 	noOAuth       bool
+	ops           opsFlags
 	l2            l2Flags
 	peers         peerFlags
 	docs          docsFlags
 	github        requests.GitHubConfig
 	store         string // a postgres:// URL, or "" for the library directory
+	ui            uiFlags
 }
 
 // peerFlags select the peer servers; by default there are none.
@@ -63,7 +70,14 @@ type peerFlags struct {
 }
 
 func newServeCommand() *cobra.Command {
-	f := serveFlags{}
+	cmd, _ := serveCommand()
+	return cmd
+}
+
+// serveCommand returns the serve command and the flags it fills (bourdon
+// ui is the same command with the dashboard in front).
+func serveCommand() (*cobra.Command, *serveFlags) {
+	f := &serveFlags{}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the library over MCP (stdio or streamable HTTP)",
@@ -90,11 +104,19 @@ never touches your library, registry or audit log.`,
 			if f.demo && !cmd.Flags().Changed("transport") {
 				f.transport = "http"
 			}
-			return runServe(cmd.Context(), f, cmd.ErrOrStderr())
+			return runServe(cmd.Context(), *f, cmd.ErrOrStderr())
 		},
 	}
-	registryPath, _ := trust.DefaultRegistryPath()
-	auditPath, _ := trust.DefaultAuditPath()
+	f.register(cmd)
+	return cmd, f
+}
+
+// register declares serve's flags on cmd, bound to f.
+func (f *serveFlags) register(cmd *cobra.Command) {
+	// The two paths' defaults come from the environment, so that --help
+	// shows them.
+	registryPath, _ := trust.DefaultRegistryPath(processEnv.get)
+	auditPath, _ := trust.DefaultAuditPath(processEnv.get)
 	cmd.Flags().StringVar(&f.library, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
 	cmd.Flags().StringVar(&f.store, "store", "", storeFlagHelp)
 	cmd.Flags().StringVar(&f.transport, "transport", "stdio", "stdio or http")
@@ -107,9 +129,9 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
-	cmd.Flags().StringVar(&f.publicURL, "public-url", "", "the server's address as clients reach it (behind a TLS proxy), such as https://mcp.example.com; the MCP endpoint is its /mcp (default http://HOST:PORT)")
 	cmd.Flags().StringVar(&f.oauthIssuer, "oauth-issuer", "", "accept the JWT access tokens of this external OAuth provider (issuer URL), mapped to members by `bourdon registry set-subject`, instead of running the built-in authorization server")
 	cmd.Flags().BoolVar(&f.noOAuth, "no-oauth", false, "HTTP accepts bdn_ bearer tokens only: no OAuth metadata, no authorization server")
+	f.ops.register(cmd)
 	f.l2.register(cmd)
 	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
 	cmd.Flags().StringVar(&f.docs.config, "docs-config", "", "YAML file naming the corpus roots (docs: [...]) and the embedder (embedder: {provider, url, model, dim, token_env})")
@@ -127,7 +149,6 @@ never touches your library, registry or audit log.`,
 	cmd.Flags().DurationVar(&f.peers.timeout, "peer-timeout", peer.DefaultTimeout, "how long each peer may take to answer a lookup or list")
 	cmd.Flags().DurationVar(&f.peers.recognitionTimeout, "peer-recognition-timeout", peer.DefaultRecognitionTimeout, "how long each peer may take to answer prepare_recognition_context")
 	cmd.Flags().DurationVar(&f.peers.deadline, "peer-deadline", peer.DefaultDeadline, "the most any federated call waits for its peers, connecting included")
-	return cmd
 }
 
 func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
@@ -138,16 +159,19 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		// modest amount of memory. GOGC overrides it.
 		debug.SetGCPercent(200)
 	}
-	log := newLogger(stderr, f.quiet)
-	if f.transport != "stdio" && f.transport != "http" {
-		return fmt.Errorf("--transport must be stdio or http, not %q", f.transport)
+	jsonLogs := f.ops.logFormat == "json"
+	log := newLogger(stderr, f.quiet, jsonLogs)
+	if jsonLogs {
+		stderr = &logLines{log: log}
 	}
-	envLevel, envSet, err := visibility.FromEnv()
+	cfg, err := resolveServe(f, processEnv)
+	for _, w := range cfg.warnings {
+		log.Warn(w)
+	}
 	if err != nil {
-		log.Warn(err.Error())
+		return err
 	}
-	root := f.library
-	if f.demo {
+	if cfg.demo {
 		dir, err := os.MkdirTemp("", "bourdon-demo-")
 		if err != nil {
 			return err
@@ -159,36 +183,41 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		if err := demo.WriteDocs(filepath.Join(dir, "docs")); err != nil {
 			return err
 		}
-		f.docs.roots = append([]string{filepath.Join(dir, "docs")}, f.docs.roots...)
-		root = dir
-		f.registry = filepath.Join(dir, "federation.yaml")
-		f.auditLog = filepath.Join(dir, "audit.jsonl")
-		if f.transport == "http" {
-			f.allowUnauthed = true
-		}
+		cfg.useDemo(dir)
+	}
+	var metrics *mcpmetrics.Metrics
+	if cfg.transport == "http" || cfg.ops.metricsListen != "" {
+		metrics = mcpmetrics.New()
 	}
 	var auth *mcphttp.Auth
-	if f.transport == "http" {
-		if auth, err = httpAuth(f, log); err != nil {
+	if cfg.transport == "http" {
+		if auth, err = httpAuth(cfg, log); err != nil {
 			return err
 		}
+		if auth != nil {
+			auth.OnRefused = metrics.AuthFailed
+			auth.Failures = addrLimiter(refusalLimit, "auth_refusals", metrics)
+		}
 	}
-	l2, l2TopK, l2Timeout, err := deeperBackend(f.l2, log)
+	l2, err := deeperBackend(cfg.deeperL2, cfg.env)
 	if err != nil {
 		return err
 	}
-	peers, err := peerSet(f.peers, log)
-	if err != nil {
-		return err
-	}
+	peers := peer.NewSet(cfg.peerList, peer.Options{
+		Timeout: cfg.peers.timeout, RecognitionTimeout: cfg.peers.recognitionTimeout, Deadline: cfg.peers.deadline,
+		Getenv: cfg.env.get, Version: buildVersion(), Logger: log, OnCall: metrics.PeerCall,
+	})
 	if peers != nil {
 		defer peers.Close()
 	}
-	lib, writer, closeLib, err := openLibrary(ctx, root, f.store, log)
+	lib, writer, closeLib, err := openLibrary(ctx, cfg.library, cfg.store, log)
 	if err != nil {
 		return err
 	}
 	defer closeLib()
+	if metrics != nil {
+		lib.ObserveReloads(metrics.Reloaded)
+	}
 	snap := lib.Snapshot()
 	// Writers killed mid-write (kill -9, a full disk) leave temporary
 	// files; the ones no live write can own go now.
@@ -198,28 +227,42 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	opts := mcpserver.Options{
 		Version:       buildVersion(),
+		Machine:       cfg.machine,
 		Logger:        log,
-		Audit:         trust.OpenAudit(f.auditLog),
+		Audit:         trust.OpenAudit(cfg.auditLog),
 		Writer:        writer,
 		DeeperL2:      l2,
-		DeeperOptions: deeper.Options{L2TopK: l2TopK, L2Timeout: l2Timeout},
+		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout},
 		Peers:         peers,
-	}
-	if envSet {
-		opts.DefaultAccess = &envLevel
+		DefaultAccess: cfg.defaultAccess,
+		TurnEnv:       turn.Env{Getenv: cfg.env.get},
 	}
 	store := federation.New(lib)
-	if opts.Requests, err = requestStore(lib.Root(), f.github); err != nil {
+	if opts.Requests, err = requestStore(lib.Root(), cfg.github); err != nil {
 		return err
 	}
-	if opts.Knowledge, err = knowledgeBase(ctx, f.docs, store, opts.Requests, log); err != nil {
+	if opts.Knowledge, err = knowledgeBase(ctx, cfg.docs, store, opts.Requests, log); err != nil {
 		return err
 	}
 	srv := mcpserver.New(store, opts)
+	if metrics != nil {
+		srv.Server.AddReceivingMiddleware(metrics.Middleware(trust.Ops()))
+		metrics.WatchSessions(srv.Server)
+		metrics.WatchLibrary(func() (int, int) { return librarySize(lib.Snapshot()) })
+		if cfg.ops.metricsListen != "" {
+			if err := serveMetrics(ctx, cfg.ops.metricsListen, metrics, stderr, log); err != nil {
+				return err
+			}
+		}
+	}
 	go srv.Watch(ctx)
 	go srv.WatchKnowledge(ctx)
 
-	fmt.Fprintf(stderr, "bourdon %s: library %s (%d agents", buildVersion(), lib.Root(), snap.Len())
+	where := lib.Root()
+	if cfg.store != "" {
+		where = postgres.Redact(cfg.store)
+	}
+	fmt.Fprintf(stderr, "bourdon %s: library %s (%d agents", buildVersion(), where, snap.Len())
 	if n := len(snap.Warnings()); n > 0 {
 		fmt.Fprintf(stderr, ", %d files with problems", n)
 	}
@@ -232,7 +275,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "peer:      %s at %s (token from %s)\n", p.Name, p.URL, p.TokenEnv)
 		}
 	}
-	if f.transport == "stdio" {
+	if cfg.transport == "stdio" {
 		fmt.Fprintln(stderr, `transport: stdio, caller: operator. MCP client config: {"command": "bourdon", "args": ["serve"]}`)
 		err := srv.Run(ctx, mcpstdio.Transport(os.Stdin, os.Stdout, mcpstdio.Options{}))
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
@@ -240,7 +283,43 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 		return err
 	}
-	return serveHTTP(ctx, srv, f, auth, stderr, log)
+	ready := []readiness{{"library", libraryReady(ctx, lib, writer, cfg.store != "")}}
+	if kb := opts.Knowledge; kb != nil {
+		ready = append(ready, readiness{"corpus", func() error {
+			if kb.Current() == nil {
+				return errors.New("not loaded")
+			}
+			return nil
+		}})
+	}
+	if auth != nil && auth.Registry != nil {
+		ready = append(ready, readiness{"registry", auth.Registry.Err})
+	}
+	parts := httpParts{auth: auth, metrics: metrics, ready: ready, dashboard: dashboardConfig(srv, opts, auth, cfg, lib.Root(), log)}
+	return serveHTTP(ctx, srv, cfg, parts, stderr, log)
+}
+
+// librarySize counts a snapshot's agents and rows.
+func librarySize(snap *library.Snapshot) (agents, rows int) {
+	for _, id := range snap.IDs() {
+		if a, ok := snap.Agent(id); ok && a.Manifest != nil {
+			m := a.Manifest
+			rows += len(m.Sessions) + len(m.Entities) + len(m.Workstreams) + len(m.Notes)
+		}
+	}
+	return snap.Len(), rows
+}
+
+// useDemo points the configuration at a demo library written in dir: its
+// own registry, audit log and docs, and no authentication over HTTP.
+func (c *serveConfig) useDemo(dir string) {
+	c.docs.roots = append([]string{filepath.Join(dir, "docs")}, c.docs.roots...)
+	c.library = dir
+	c.registry = filepath.Join(dir, "federation.yaml")
+	c.auditLog = filepath.Join(dir, "audit.jsonl")
+	if c.transport == "http" {
+		c.allowUnauthed = true
+	}
 }
 
 // l2Flags select the external L2 backend of get_deeper_context (serve and
@@ -255,39 +334,11 @@ func (f *l2Flags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.protocol, "l2-protocol", "", "protocol of the L2 backend: mcp (default) or http")
 }
 
-// deeperBackend builds the optional L2 backend of get_deeper_context from
-// the configuration file, the BOURDON_L2_* variables and the flags, in
-// that order. A configuration that does not validate is an error.
-func deeperBackend(f l2Flags, log *slog.Logger) (deeper.L2, int, time.Duration, error) {
-	cfg := deeper.DefaultL2Config()
-	var err error
-	if f.config != "" {
-		if cfg, err = cfg.LoadFile(f.config); err != nil {
-			return nil, 0, 0, err
-		}
-	}
-	cfg, warnings := cfg.WithEnv(os.LookupEnv)
-	for _, w := range warnings {
-		log.Warn(w)
-	}
-	if f.endpoint != "" {
-		cfg.Enabled, cfg.Endpoint = true, f.endpoint
-	}
-	if f.protocol != "" {
-		cfg.Protocol = f.protocol
-	}
-	l2, err := deeper.NewL2(cfg, os.Getenv)
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("L2 backend: %w", err)
-	}
-	return l2, cfg.TopK, cfg.Timeout, nil
-}
-
 // githubTokenEnv holds the token of the GitHub tracker.
 const githubTokenEnv = "BOURDON_GITHUB_TOKEN"
 
 // requestStore opens the library's request store, forwarding proposals to
-// GitHub when a repository is configured.
+// GitHub when a repository is configured (gh carries the token).
 func requestStore(lib string, gh requests.GitHubConfig) (*requests.Store, error) {
 	s, err := requests.Open(requestsDir(lib))
 	if err != nil {
@@ -296,65 +347,12 @@ func requestStore(lib string, gh requests.GitHubConfig) (*requests.Store, error)
 	if gh.Repo == "" && gh.BaseURL == "" {
 		return s, nil
 	}
-	gh.Token = os.Getenv(githubTokenEnv)
 	t, err := requests.NewGitHub(gh)
 	if err != nil {
 		return nil, fmt.Errorf("--github-repo: %w (the token comes from %s)", err, githubTokenEnv)
 	}
 	s.Tracker = t
 	return s, nil
-}
-
-// peerSet reads the peer options. Without any, the server has no peers and
-// reads no peers file. A peers file that is missing or invalid stops the
-// start-up rather than leave the server silently local.
-func peerSet(f peerFlags, log *slog.Logger) (*peer.Set, error) {
-	if f.none {
-		if f.federate || f.config != "" || len(f.urls) > 0 {
-			return nil, errors.New("--no-peers asserts local-only operation; drop it or drop --federate, --peers-config and --peer")
-		}
-		return nil, nil
-	}
-	if f.federate && f.config != "" {
-		return nil, errors.New("--federate loads ~/.bourdon/peers.yaml and --peers-config another file; use one of them")
-	}
-	for name, d := range map[string]time.Duration{"--peer-timeout": f.timeout, "--peer-recognition-timeout": f.recognitionTimeout, "--peer-deadline": f.deadline} {
-		if d < time.Millisecond || d > 5*time.Minute {
-			return nil, fmt.Errorf("%s %v: use a duration from 1ms to 5m, such as 2s or 200ms", name, d)
-		}
-	}
-	path := f.config
-	if f.federate {
-		var err error
-		if path, err = peer.DefaultConfigPath(); err != nil {
-			return nil, err
-		}
-	}
-	var peers []peer.Peer
-	if path != "" {
-		var err error
-		if peers, err = peer.LoadFile(path); err != nil {
-			return nil, err
-		}
-	}
-	seen := map[string]bool{}
-	for _, p := range peers {
-		seen[p.URL] = true
-	}
-	for _, raw := range f.urls {
-		p, err := peer.Inline(raw)
-		if err != nil {
-			return nil, fmt.Errorf("--peer: %w", err)
-		}
-		if !seen[p.URL] {
-			seen[p.URL] = true
-			peers = append(peers, p)
-		}
-	}
-	return peer.NewSet(peers, peer.Options{
-		Timeout: f.timeout, RecognitionTimeout: f.recognitionTimeout, Deadline: f.deadline,
-		Version: buildVersion(), Logger: log,
-	}), nil
 }
 
 // httpAuth applies the bind contract of the reference and returns how HTTP
@@ -365,47 +363,66 @@ func peerSet(f peerFlags, log *slog.Logger) (*peer.Set, error) {
 //	other address, tokens configured:     bearer tokens
 //	other address, no tokens:             refuse to start
 //	other address, --allow-unauthenticated: refuse to start
-func httpAuth(f serveFlags, log *slog.Logger) (*mcphttp.Auth, error) {
-	loopback := endpoint.IsLoopbackHost(f.host)
-	if f.allowUnauthed {
+func httpAuth(c serveConfig, log *slog.Logger) (*mcphttp.Auth, error) {
+	loopback := endpoint.IsLoopbackHost(c.host)
+	if c.allowUnauthed {
 		if !loopback {
-			return nil, fmt.Errorf("refusing to start: --allow-unauthenticated with non-loopback bind %q; bind 127.0.0.1, or register callers with `bourdon registry add` and drop the flag", f.host)
+			return nil, fmt.Errorf("refusing to start: --allow-unauthenticated with non-loopback bind %q; bind 127.0.0.1, or register callers with `bourdon registry add` and drop the flag", c.host)
 		}
-		log.Warn("HTTP without authentication: every caller is the operator", "host", f.host)
+		log.Warn("HTTP without authentication: every caller is the operator", "host", c.host)
 		return nil, nil
 	}
-	auth := &mcphttp.Auth{Registry: trust.OpenRegistry(f.registry), LegacyToken: os.Getenv(trust.LegacyTokenEnv)}
+	auth := &mcphttp.Auth{Registry: trust.OpenRegistry(c.registry), LegacyToken: c.legacyToken}
 	if err := auth.Registry.Err(); err != nil {
 		log.Warn("the federation registry cannot be read; no registered caller can authenticate until it is fixed", "err", err)
 	}
 	if !loopback && !auth.Configured() {
-		return nil, fmt.Errorf("refusing to start: bind %q is network-reachable but no auth is configured; register a caller with `bourdon registry add`, set %s, or bind 127.0.0.1", f.host, trust.LegacyTokenEnv)
+		return nil, fmt.Errorf("refusing to start: bind %q is network-reachable but no auth is configured; register a caller with `bourdon registry add`, set %s, or bind 127.0.0.1", c.host, trust.LegacyTokenEnv)
 	}
 	return auth, nil
 }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *mcphttp.Auth, stderr io.Writer, log *slog.Logger) error {
+// httpParts are what serveHTTP serves besides the MCP server.
+type httpParts struct {
+	auth      *mcphttp.Auth // nil: no authentication
+	metrics   *mcpmetrics.Metrics
+	ready     []readiness
+	dashboard dashboard.Config
+}
+
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts httpParts, stderr io.Writer, log *slog.Logger) error {
 	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	base, err := publicBase(f.publicURL, ln.Addr().String())
-	if err != nil {
-		ln.Close()
-		return err
+	scheme := "http"
+	var tlsConfig *tls.Config
+	if f.remote.certs != nil {
+		scheme, tlsConfig = "https", f.remote.certs.TLSConfig(log)
 	}
-	url := base + "/mcp"
-	mount, err := oauthSetup(ctx, f, auth, base, stderr, log)
+	url := scheme + "://" + ln.Addr().String() + "/mcp"
+	// The OAuth resource and issuer are named by the address clients use.
+	base := strings.TrimSuffix(url, "/mcp")
+	if u := f.remote.publicURL; u != nil {
+		base = origin(u)
+	}
+	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, parts.metrics, base, stderr, log)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	mode := "bearer tokens from " + f.registry
-	if auth == nil {
+	if parts.auth == nil {
 		mode = "no authentication, every caller is the operator"
 	}
 	fmt.Fprintf(stderr, "transport: streamable HTTP on %s (%s)\n", url, mode)
+	if f.remote.publicURL != nil {
+		url = f.remote.publicURL.String()
+		fmt.Fprintf(stderr, "public:    %s\n", url)
+	} else if tlsConfig == nil && !endpoint.IsLoopbackHost(f.host) {
+		log.Warn("serving plain HTTP on a network address: put a TLS proxy in front (with --public-url and --trusted-proxy) or use --tls-cert and --tls-key", "host", f.host)
+	}
 	fmt.Fprintf(stderr, "connect:   claude mcp add --transport http bourdon %s\n", url)
 	fmt.Fprintf(stderr, "           or any MCP client: {\"type\": \"http\", \"url\": %q}\n", url)
 	if f.demo {
@@ -413,5 +430,51 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveFlags, auth *m
 		fmt.Fprintln(stderr, "           docs_search {\"query\": \"retry a refund after a timeout\"} or get_learning_path {\"targetSkill\": \"demo.skills.replay-ledger-events\"};")
 		fmt.Fprintln(stderr, "           Ctrl-C stops and deletes the demo library")
 	}
-	return serveMCP(ctx, ln, mcphttp.Handler(srv.Server, mcphttp.Options{MaxBodyBytes: f.maxBody, AllowedOrigins: f.origins, Auth: auth, Logger: log}), mount, log)
+	dash, err := startDashboard(parts.dashboard, f.dashboard, base, stderr)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer dash.Close()
+	opts := mcphttp.Options{
+		MaxBodyBytes:   f.maxBody,
+		AllowedOrigins: f.origins,
+		Auth:           parts.auth,
+		Limiter:        mcphttp.NewLimiter(f.remote.rate),
+		OnRateLimited:  parts.metrics.RateLimited,
+		Logger:         log,
+	}
+	if u := f.remote.publicURL; u != nil {
+		opts.AllowedOrigins = append(opts.AllowedOrigins, origin(u))
+		opts.AllowedHosts = []string{u.Hostname()}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcphttp.Handler(srv.Server, opts))
+	if mount != nil {
+		mount(mux)
+	}
+	mux.Handle(dashboard.Prefix, mcphttp.CheckHost(opts.AllowedHosts, dash))
+	healthRoutes(mux, parts.ready)
+	if parts.metrics != nil {
+		mux.Handle("GET /metrics", operatorOnly(parts.auth, parts.metrics.Handler()))
+	}
+	return serveRoutes(ctx, ln, f.remote.proxies.Forwarded(mux), tlsConfig, log)
+}
+
+// serveMetrics serves /metrics without authentication on a loopback
+// address (--metrics-listen) until ctx ends.
+func serveMetrics(ctx context.Context, addr string, m *mcpmetrics.Metrics, stderr io.Writer, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--metrics-listen: %w", err)
+	}
+	fmt.Fprintf(stderr, "metrics:   http://%s/metrics\n", ln.Addr())
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	go func() {
+		if err := serveRoutes(ctx, ln, mux, nil, log); err != nil {
+			log.Error("the metrics listener stopped", "err", err)
+		}
+	}()
+	return nil
 }

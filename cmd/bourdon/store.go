@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -38,8 +40,8 @@ on serve, history and staging). See docs/deploy.md.
 		Short: "Create or upgrade a PostgreSQL store's schema",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !postgres.IsURL(url) {
-				return cliFail(cmd, fmt.Errorf("--store must be a postgres:// URL, not %q", url))
+			if err := postgres.CheckURL(url); err != nil {
+				return cliFail(cmd, fmt.Errorf("--store: %w", err))
 			}
 			applied, err := postgres.Migrate(cmd.Context(), url)
 			if err != nil {
@@ -128,6 +130,9 @@ func openWriter(ctx context.Context, dir, url string) (*commit.Writer, func(), e
 	if url == "" {
 		return commit.New(dir), func() {}, nil
 	}
+	if err := postgres.CheckURL(url); err != nil {
+		return nil, nil, fmt.Errorf("--store: %w", err)
+	}
 	pg, err := postgres.Open(ctx, url)
 	if err != nil {
 		return nil, nil, err
@@ -147,8 +152,8 @@ func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*libr
 		}
 		return lib, commit.New(lib.Root()), func() { lib.Close() }, nil
 	}
-	if !postgres.IsURL(url) {
-		return nil, nil, nil, fmt.Errorf("--store must be a postgres:// URL, not %q", url)
+	if err := postgres.CheckURL(url); err != nil {
+		return nil, nil, nil, fmt.Errorf("--store: %w", err)
 	}
 	pg, err := postgres.Open(ctx, url)
 	if err != nil {
@@ -162,4 +167,18 @@ func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*libr
 	listenCtx, stop := context.WithCancel(ctx)
 	go pg.Listen(listenCtx, func(string) { lib.Notify() }, log)
 	return lib, commit.OnStore(pg), func() { stop(); lib.Close(); pg.Close() }, nil
+}
+
+// libraryReady is the library's check of /readyz: its manifest directory
+// exists, or, on a PostgreSQL store, the database answers.
+func libraryReady(ctx context.Context, lib *library.Library, w *commit.Writer, onStore bool) func() error {
+	if !onStore {
+		return func() error { _, err := os.Stat(lib.AgentsDir()); return err }
+	}
+	return func() error {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		_, err := w.Store().Agents(ctx)
+		return err
+	}
 }

@@ -42,14 +42,14 @@ func (f *twinFlags) register(cmd *cobra.Command) {
 func (f *twinFlags) level(cmd *cobra.Command) (string, visibility.Level, error) {
 	text := f.accessLevel
 	if !cmd.Flags().Changed("access-level") {
-		env, set, err := visibility.FromEnv()
+		env, set, err := visibility.FromEnv(os.LookupEnv)
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "bourdon %s: %v\n", cmd.Name(), err)
 		} else if set {
 			text = env.String()
 		}
 	}
-	level, err := visibility.Resolve(&text, false)
+	level, err := visibility.Resolve(&text, false, visibility.Team)
 	if err != nil {
 		return "", 0, fmt.Errorf("--access-level: %w (use public, team or private)", err)
 	}
@@ -267,8 +267,15 @@ directly: no server runs. --json prints the tool's JSON instead.`,
 			if len(agents) > deeper.MaxAgents {
 				return fmt.Errorf("--agent: at most %d agents, got %d", deeper.MaxAgents, len(agents))
 			}
-			log := newLogger(cmd.ErrOrStderr(), true)
-			backend, topK, timeout, err := deeperBackend(l2, log)
+			log := newLogger(cmd.ErrOrStderr(), true, false)
+			l2cfg, warnings, err := resolveL2(l2, processEnv)
+			for _, w := range warnings {
+				log.Warn(w)
+			}
+			if err != nil {
+				return err
+			}
+			backend, err := deeperBackend(l2cfg, processEnv)
 			if err != nil {
 				return err
 			}
@@ -277,7 +284,7 @@ directly: no server runs. --json prints the tool's JSON instead.`,
 				return err
 			}
 			defer lib.Close()
-			svc := deeper.New(federation.New(lib), deeper.Options{L2: backend, L2TopK: topK, L2Timeout: timeout, Logger: log})
+			svc := deeper.New(federation.New(lib), deeper.Options{L2: backend, L2TopK: l2cfg.TopK, L2Timeout: l2cfg.Timeout, Logger: log})
 			return printPayload(cmd.OutOrStdout(), f, map[string]string{"prompt": args[0], "access_level": text}, svc.DeeperContext(cmd.Context(), deeper.Request{
 				Prompt: args[0], AccessLevel: text, Level: level, Agents: agents,
 			}))

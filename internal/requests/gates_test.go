@@ -175,7 +175,7 @@ func TestAllowedMoves(t *testing.T) {
 }
 
 func TestRejectFromEveryStage(t *testing.T) {
-	for _, st := range Stages() {
+	for _, st := range ordered {
 		for _, dc := range []bool{false, true} {
 			if st == StageDocument && !dc {
 				continue

@@ -123,6 +123,38 @@ func (s *Store) Get(id string) (*Request, error) {
 	return s.loadRequest(canon)
 }
 
+// NoRequestError is the answer GetFor gives for a request the caller
+// cannot have: a missing one, or, to a caller limited to some areas, one
+// of another area or one that cannot be read. It is ErrNotFound.
+type NoRequestError struct {
+	// ID is the id as the caller sent it.
+	ID string
+}
+
+func (e *NoRequestError) Error() string {
+	return fmt.Sprintf("no request %q; list_requests lists them", e.ID)
+}
+
+// Unwrap makes a NoRequestError an ErrNotFound.
+func (e *NoRequestError) Unwrap() error { return ErrNotFound }
+
+// GetFor returns one request as a caller sees it. mayRead, when not nil,
+// limits the caller to the areas it accepts, and then a request of
+// another area, a missing one and one that cannot be read all get the
+// same *NoRequestError, which tells nothing about other areas. A caller
+// with no limit (nil) gets a *NoRequestError for a missing request and
+// Get's other errors as they are.
+func (s *Store) GetFor(id string, mayRead func(area string) bool) (*Request, error) {
+	r, err := s.Get(id)
+	switch {
+	case err == nil && (mayRead == nil || mayRead(r.Area)):
+		return r, nil
+	case err == nil, mayRead != nil, errors.Is(err, ErrNotFound):
+		return nil, &NoRequestError{ID: id}
+	}
+	return nil, err
+}
+
 // scan lists the ids of the request files in id order. A file named like
 // a request but not in canonical case, or any other YAML file, is a
 // problem.

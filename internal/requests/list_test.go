@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,35 @@ func TestGetMatchesIDsInAnyCase(t *testing.T) {
 		if _, err := s.Get(bad); err == nil || !strings.Contains(err.Error(), "want REQ-YYYY-NNNN") {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+// TestGetForTellsNothingAboutOtherAreas: to a caller limited to some
+// areas, a request of another area, a missing one and a malformed id get
+// the same answer; a caller with no limit gets Get's errors.
+func TestGetForTellsNothingAboutOtherAreas(t *testing.T) {
+	s := newStore(t)
+	r := accepted(t, s)
+	own := func(area string) bool { return area == r.Area }
+	other := func(string) bool { return false }
+	if got, err := s.GetFor(r.ID, own); err != nil || got.ID != r.ID {
+		t.Fatalf("own area: %v", err)
+	}
+	if got, err := s.GetFor(r.ID, nil); err != nil || got.ID != r.ID {
+		t.Fatalf("no limit: %v", err)
+	}
+	for _, c := range []struct {
+		id      string
+		mayRead func(string) bool
+	}{{r.ID, other}, {"REQ-2026-0002", other}, {"REQ-2026-0002", nil}, {"REQ-26-1", other}} {
+		_, err := s.GetFor(c.id, c.mayRead)
+		var nr *NoRequestError
+		if !errors.As(err, &nr) || !errors.Is(err, ErrNotFound) || err.Error() != fmt.Sprintf("no request %q; list_requests lists them", c.id) {
+			t.Errorf("%s: %v", c.id, err)
+		}
+	}
+	if _, err := s.GetFor("REQ-26-1", nil); err == nil || !strings.Contains(err.Error(), "want REQ-YYYY-NNNN") {
+		t.Errorf("a malformed id with no limit: %v", err)
 	}
 }
 

@@ -23,10 +23,6 @@ const (
 
 var ordered = []Stage{StageIntake, StageEvaluate, StagePlan, StageDocument, StageImplement, StageReview, StageDone}
 
-// Stages returns the seven stages in lifecycle order; rejected, a
-// terminal state reachable from any of them but done, is not among them.
-func Stages() []Stage { return slices.Clone(ordered) }
-
 // ParseStage reads a stage name, ignoring case and surrounding space.
 func ParseStage(s string) (Stage, error) {
 	st := Stage(strings.ToLower(strings.TrimSpace(s)))

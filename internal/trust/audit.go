@@ -21,17 +21,40 @@ import (
 // path.
 const AuditEnv = "BOURDON_AUDIT_PATH"
 
-// DefaultAuditPath returns $BOURDON_AUDIT_PATH when set, else
-// ~/.bourdon/audit.jsonl.
-func DefaultAuditPath() (string, error) {
-	if p := os.Getenv(AuditEnv); p != "" {
+// DefaultAuditPath returns $BOURDON_AUDIT_PATH, read with getenv, when
+// set, else ~/.bourdon/audit.jsonl.
+func DefaultAuditPath(getenv func(string) string) (string, error) {
+	return userHomeFile(getenv, AuditEnv, "audit.jsonl", "the audit log")
+}
+
+// AuditPath is DefaultAuditPath under a given home directory (bourdon
+// doctor's): $BOURDON_AUDIT_PATH, read with getenv, when set, else
+// home/.bourdon/audit.jsonl.
+func AuditPath(getenv func(string) string, home string) string {
+	return homeFile(getenv, home, AuditEnv, "audit.jsonl")
+}
+
+// homeFile returns $env, read with getenv, when set, else
+// home/.bourdon/name: where the server's own files are.
+func homeFile(getenv func(string) string, home, env, name string) string {
+	if p := getenv(env); p != "" {
+		return p
+	}
+	return filepath.Join(home, ".bourdon", name)
+}
+
+// userHomeFile is homeFile under the user's home directory; what names
+// the file in the error of a home that cannot be found (no error when
+// the environment names the file).
+func userHomeFile(getenv func(string) string, env, name, what string) (string, error) {
+	if p := getenv(env); p != "" {
 		return p, nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("locating the audit log: %w", err)
+		return "", fmt.Errorf("locating %s: %w", what, err)
 	}
-	return filepath.Join(home, ".bourdon", "audit.jsonl"), nil
+	return homeFile(getenv, home, env, name), nil
 }
 
 // Entry is one line of the audit log.

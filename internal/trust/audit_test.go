@@ -277,12 +277,12 @@ func TestDefaultAuditPath(t *testing.T) {
 		t.Skip("home directory and separators differ")
 	}
 	t.Setenv(AuditEnv, "/x/audit.jsonl")
-	if p, err := DefaultAuditPath(); err != nil || p != "/x/audit.jsonl" {
+	if p, err := DefaultAuditPath(os.Getenv); err != nil || p != "/x/audit.jsonl" {
 		t.Errorf("env: %q %v", p, err)
 	}
 	t.Setenv(AuditEnv, "")
 	t.Setenv("HOME", "/home/someone")
-	if p, err := DefaultAuditPath(); err != nil || p != "/home/someone/.bourdon/audit.jsonl" {
+	if p, err := DefaultAuditPath(os.Getenv); err != nil || p != "/home/someone/.bourdon/audit.jsonl" {
 		t.Errorf("default: %q %v", p, err)
 	}
 }

@@ -88,6 +88,9 @@ type Caller struct {
 	Grants []string
 	// Transport is how the caller reached the server.
 	Transport Transport
+	// Rate is the member's own rate limit from the registry (unset for
+	// everyone else).
+	Rate RateOverride
 }
 
 // Operator returns the caller of the stdio transport: the local operator,
@@ -95,13 +98,6 @@ type Caller struct {
 // request.
 func Operator() Caller {
 	return Caller{ID: OperatorID, Tier: TierOperator, Transport: Stdio}
-}
-
-// Unidentified returns the caller to use for an HTTP request that carries
-// no authenticated identity. Like the reference it fails closed: an
-// unknown quarantined caller with no grants.
-func Unidentified() Caller {
-	return Caller{ID: UnidentifiedID, Tier: TierQuarantined, Transport: HTTP}
 }
 
 // IsTrusted reports whether the caller is trusted or the operator.

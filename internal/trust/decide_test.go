@@ -141,7 +141,7 @@ func TestDecide(t *testing.T) {
 			Decision{Namespace: "*", Allowed: true, Filter: true}},
 		{"an op the table lacks is refused", "some_new_tool", openclaw, "",
 			Decision{Namespace: "*", Detail: "tier 'quarantined' may not call this tool"}},
-		{"the unidentified HTTP caller reads nothing", "query_agent_memory", Unidentified(), "claude-code",
+		{"the unidentified HTTP caller reads nothing", "query_agent_memory", unidentified(), "claude-code",
 			Decision{Namespace: "claude-code", Detail: "namespace 'claude-code' not granted"}},
 		{"a namespace with a quote is quoted like Python", "query_agent_memory", openclaw, "it's",
 			Decision{Namespace: "it's", Detail: `namespace "it's" not granted`}},

@@ -39,17 +39,17 @@ const TokenPrefix = "bdn_"
 // is refused as unreadable.
 const maxRegistryBytes = 16 << 20
 
-// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG when set, else
-// ~/.bourdon/federation.yaml.
-func DefaultRegistryPath() (string, error) {
-	if p := os.Getenv(RegistryEnv); p != "" {
-		return p, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("locating the federation registry: %w", err)
-	}
-	return filepath.Join(home, ".bourdon", "federation.yaml"), nil
+// DefaultRegistryPath returns $BOURDON_FEDERATION_CONFIG, read with
+// getenv, when set, else ~/.bourdon/federation.yaml.
+func DefaultRegistryPath(getenv func(string) string) (string, error) {
+	return userHomeFile(getenv, RegistryEnv, "federation.yaml", "the federation registry")
+}
+
+// RegistryPath is DefaultRegistryPath under a given home directory
+// (bourdon doctor's): $BOURDON_FEDERATION_CONFIG, read with getenv, when
+// set, else home/.bourdon/federation.yaml.
+func RegistryPath(getenv func(string) string, home string) string {
+	return homeFile(getenv, home, RegistryEnv, "federation.yaml")
 }
 
 // QuarantinedClass reports whether id is an agent that declares itself
@@ -106,6 +106,9 @@ type Member struct {
 	// CreatedAt, RotatedAt and RevokedAt are the stored timestamps
 	// (%Y-%m-%dT%H:%M:%SZ), "" when absent.
 	CreatedAt, RotatedAt, RevokedAt string
+	// Rate is the member's own rate limit (rate_limit, rate_burst); its
+	// unset parts are the server's default.
+	Rate RateOverride
 	// Problem, when set, says why the row does not mean what it seems to:
 	// a missing or unknown tier (it authenticates as quarantined) or an
 	// ill-formed id (it never authenticates).
@@ -300,6 +303,7 @@ func (r *Registry) List() ([]Member, error) {
 			Revoked:      rw.revoked,
 			HasToken:     rw.tokenHash != "",
 			OAuthSubject: rw.subject,
+			Rate:         rw.rate,
 			CreatedAt:    stampText(rw.raw.Value(keyCreated)),
 			RotatedAt:    stampText(rw.raw.Value(keyRotated)),
 			RevokedAt:    stampText(rw.raw.Value(keyRevokedAt)),
@@ -383,7 +387,7 @@ var reservedIDs = []string{OperatorID, UnidentifiedID}
 // and the ids "operator" and "unknown" are refused.
 func (r *Registry) Add(id string, tier Tier, grants []string) (string, error) {
 	if !l5.ValidAgentID(id) {
-		return "", regErr(ErrInvalid, "invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$", pyfmt.Quote(id))
+		return "", regErr(ErrInvalid, "invalid agent_id %s: %s", pyfmt.Quote(id), l5.AgentIDRule)
 	}
 	if slices.Contains(reservedIDs, id) {
 		return "", regErr(ErrInvalid, "agent_id %s is reserved for the server's own callers", pyfmt.Quote(id))
@@ -509,6 +513,33 @@ func (r *Registry) Ungrant(id, namespace string) error {
 		}
 		list := slices.DeleteFunc(grantList(rw), func(v any) bool { return v == any(namespace) })
 		rw.raw.Set(keyGrants, list)
+		return rw.check()
+	})
+}
+
+// SetRateLimit sets a member's own rate limit; the unset parts of o are
+// removed from the row, so the server's default applies to them again.
+func (r *Registry) SetRateLimit(id string, o RateOverride) error {
+	if o.Burst != 0 {
+		if err := CheckBurst(o.Burst); err != nil {
+			return regErr(ErrInvalid, "invalid rate limit: %v", err)
+		}
+	}
+	return r.update(func(doc *registryDoc) error {
+		rw, err := require(doc, id)
+		if err != nil {
+			return err
+		}
+		if o.PerSecond == nil {
+			rw.raw.Delete(keyRateLimit)
+		} else {
+			rw.raw.Set(keyRateLimit, FormatRate(*o.PerSecond))
+		}
+		if o.Burst == 0 {
+			rw.raw.Delete(keyRateBurst)
+		} else {
+			rw.raw.Set(keyRateBurst, int64(o.Burst))
+		}
 		return rw.check()
 	})
 }

@@ -17,6 +17,10 @@ const (
 	keyRevokedAt = "revoked_at"
 	keyGrants    = "grants"
 	keySubject   = "oauth_subject"
+	// Our own keys, which the reference ignores: a member's rate limit
+	// (see RateOverride).
+	keyRateLimit = "rate_limit"
+	keyRateBurst = "rate_burst"
 )
 
 // row is one member of the registry: the mapping as read from the file,
@@ -32,6 +36,7 @@ type row struct {
 	grants    []string
 	revoked   bool
 	subject   string // the OAuth subject that maps to this member; "" when none
+	rate      RateOverride
 }
 
 // registryDoc is the parsed file: the members in file order.
@@ -84,7 +89,7 @@ func parseRegistry(data []byte) (*registryDoc, error) {
 
 // check derives the typed view of r from its raw mapping.
 func (r *row) check() error {
-	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked, r.subject = "", TierQuarantined, "", nil, false, ""
+	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked, r.subject, r.rate = "", TierQuarantined, "", nil, false, "", RateOverride{}
 	switch t := r.raw.Value(keyTier).(type) {
 	case nil:
 	case string:
@@ -129,6 +134,33 @@ func (r *row) check() error {
 		r.revoked = b
 	default:
 		return fmt.Errorf("%s is not a boolean", keyRevoked)
+	}
+	return r.checkRate()
+}
+
+// checkRate reads the member's rate limit keys; a value that is not a
+// rate or a burst makes the row invalid, like any other ill-typed key.
+func (r *row) checkRate() error {
+	switch v := r.raw.Value(keyRateLimit).(type) {
+	case nil:
+	case string:
+		perSecond, err := ParseRate(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", keyRateLimit, err)
+		}
+		r.rate.PerSecond = &perSecond
+	default:
+		return fmt.Errorf("%s is not a rate such as 120/m", keyRateLimit)
+	}
+	switch v := r.raw.Value(keyRateBurst).(type) {
+	case nil:
+	case int64:
+		if err := CheckBurst(int(min(v, MaxBurst+1))); err != nil {
+			return fmt.Errorf("%s: %w", keyRateBurst, err)
+		}
+		r.rate.Burst = int(v)
+	default:
+		return fmt.Errorf("%s is not a whole number", keyRateBurst)
 	}
 	return nil
 }

@@ -89,5 +89,5 @@ func (r *Registry) SetSubject(id, subject string) error {
 
 // caller returns the HTTP caller of a row.
 func (rw *row) caller() Caller {
-	return Caller{ID: rw.id, Tier: rw.tier, Grants: slices.Clone(rw.grants), Transport: HTTP}
+	return Caller{ID: rw.id, Tier: rw.tier, Grants: slices.Clone(rw.grants), Transport: HTTP, Rate: rw.rate}
 }

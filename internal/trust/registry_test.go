@@ -291,11 +291,11 @@ func TestRegistryRefusals(t *testing.T) {
 		want string
 	}{
 		{"bad id", func() error { _, err := r.Add("Bad Slug!", TierQuarantined, nil); return err },
-			ErrInvalid, "invalid agent_id 'Bad Slug!': must match ^[a-z0-9][a-z0-9_-]*$"},
+			ErrInvalid, "invalid agent_id 'Bad Slug!': must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)"},
 		{"id with a trailing newline", func() error { _, err := r.Add("abc\n", TierQuarantined, nil); return err },
-			ErrInvalid, `invalid agent_id 'abc\n': must match ^[a-z0-9][a-z0-9_-]*$`},
+			ErrInvalid, `invalid agent_id 'abc\n': must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)`},
 		{"empty id", func() error { _, err := r.Add("", TierQuarantined, nil); return err },
-			ErrInvalid, "invalid agent_id '': must match ^[a-z0-9][a-z0-9_-]*$"},
+			ErrInvalid, "invalid agent_id '': must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)"},
 		{"reserved operator", func() error { _, err := r.Add("operator", TierTrusted, nil); return err },
 			ErrInvalid, "agent_id 'operator' is reserved for the server's own callers"},
 		{"reserved unknown", func() error { _, err := r.Add("unknown", TierQuarantined, nil); return err },
@@ -683,12 +683,12 @@ func TestDefaultRegistryPath(t *testing.T) {
 		t.Skip("home directory and separators differ")
 	}
 	t.Setenv(RegistryEnv, "/x/fed.yaml")
-	if p, err := DefaultRegistryPath(); err != nil || p != "/x/fed.yaml" {
+	if p, err := DefaultRegistryPath(os.Getenv); err != nil || p != "/x/fed.yaml" {
 		t.Errorf("env: %q %v", p, err)
 	}
 	t.Setenv(RegistryEnv, "")
 	t.Setenv("HOME", "/home/someone")
-	if p, err := DefaultRegistryPath(); err != nil || p != "/home/someone/.bourdon/federation.yaml" {
+	if p, err := DefaultRegistryPath(os.Getenv); err != nil || p != "/home/someone/.bourdon/federation.yaml" {
 		t.Errorf("default: %q %v", p, err)
 	}
 }
@@ -751,8 +751,9 @@ func FuzzRegistryParse(f *testing.F) {
 func TestRegistryAndWritePathShareOneAgentIDRule(t *testing.T) {
 	r := OpenRegistry(filepath.Join(t.TempDir(), "federation.yaml"))
 	long := strings.Repeat("a", l5.MaxAgentIDLength+1)
-	if _, err := r.Add(long, TierTrusted, nil); err == nil {
-		t.Errorf("a %d-character id was added", len(long))
+	_, err := r.Add(long, TierTrusted, nil)
+	if err == nil || !strings.Contains(err.Error(), "at most 64 characters") {
+		t.Errorf("a %d-character id: %v, want a message that states the length limit", len(long), err)
 	}
 	if _, err := r.Add(long[:l5.MaxAgentIDLength], TierTrusted, nil); err != nil {
 		t.Errorf("a %d-character id: %v", l5.MaxAgentIDLength, err)

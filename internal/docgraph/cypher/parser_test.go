@@ -62,7 +62,7 @@ func TestParseColumnsAndParams(t *testing.T) {
 	if got := q.Columns(); !slices.Equal(got, []string{"n.uid", "title", "count(*)"}) {
 		t.Errorf("columns %q", got)
 	}
-	if got := q.Params(); !slices.Equal(got, []string{"levels", "skip", "uid"}) {
+	if got := q.params; !slices.Equal(got, []string{"levels", "skip", "uid"}) {
 		t.Errorf("params %q", got)
 	}
 }

@@ -123,9 +123,6 @@ func Parse(src string) (*Query, error) {
 // Columns returns the names of the result's columns.
 func (q *Query) Columns() []string { return slices.Clone(q.columns) }
 
-// Params returns the names of the parameters the query uses, sorted.
-func (q *Query) Params() []string { return slices.Clone(q.params) }
-
 // Run parses src and runs it; see Query.Run.
 func Run(ctx context.Context, g *graph.Graph, src string, params map[string]any, opts Options) (*Result, error) {
 	q, err := Parse(src)

@@ -77,7 +77,7 @@ type Reached struct {
 // examine more edges than its budget allows.
 var ErrBudget = errors.New("traversal budget exhausted")
 
-// Neighbourhood walks breadth-first from start, following only edges of
+// NeighbourhoodFunc walks breadth-first from start, following only edges of
 // the given types (every type when types is empty) in direction dir, to at
 // most maxDepth edges away. It returns each node reached once, at its
 // shortest depth and with the first edge that reached it, in breadth-first
@@ -89,14 +89,10 @@ var ErrBudget = errors.New("traversal budget exhausted")
 // budget bounds the number of edges examined, whatever their type; a walk
 // that needs more returns an error wrapping ErrBudget and no nodes. A budget
 // of zero or less means no bound.
-func Neighbourhood(g *Graph, start NodeID, types []EdgeType, dir Direction, maxDepth, budget int) ([]Reached, error) {
-	return NeighbourhoodFunc(g, start, types, dir, maxDepth, budget, nil)
-}
-
-// NeighbourhoodFunc is Neighbourhood over the nodes for which visible
-// returns true: the others are neither reached nor walked through, as if
-// they and their edges were not in the graph (their edges still count
-// against the budget). A start that is not visible is an error, like one
+//
+// Only the nodes for which visible returns true are reached: the others
+// are neither reached nor walked through, as if they and their edges were
+// not in the graph (their edges still count against the budget). A start that is not visible is an error, like one
 // that does not exist. A nil visible sees every node.
 func NeighbourhoodFunc(g *Graph, start NodeID, types []EdgeType, dir Direction, maxDepth, budget int, visible func(NodeID) bool) ([]Reached, error) {
 	if start < 0 || int(start) >= g.Len() || visible != nil && !visible(start) {

@@ -64,7 +64,7 @@ func TestNeighbourhood(t *testing.T) {
 		{"depth zero", a, nil, Both, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Neighbourhood(g, tc.start, tc.types, tc.dir, tc.depth, 0)
+			got, err := NeighbourhoodFunc(g, tc.start, tc.types, tc.dir, tc.depth, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,10 +79,10 @@ func TestNeighbourhoodBudget(t *testing.T) {
 	g := chainGraph(t)
 	a, _ := g.Lookup("a")
 	// a's walk out examines a->b, b->a, b->c, c->d: four edges.
-	if _, err := Neighbourhood(g, a, nil, Outgoing, 4, 4); err != nil {
+	if _, err := NeighbourhoodFunc(g, a, nil, Outgoing, 4, 4, nil); err != nil {
 		t.Fatalf("budget 4: %v", err)
 	}
-	got, err := Neighbourhood(g, a, nil, Outgoing, 4, 3)
+	got, err := NeighbourhoodFunc(g, a, nil, Outgoing, 4, 3, nil)
 	if !errors.Is(err, ErrBudget) || got != nil {
 		t.Fatalf("budget 3: %v, %v; want ErrBudget and no nodes", got, err)
 	}
@@ -90,10 +90,10 @@ func TestNeighbourhoodBudget(t *testing.T) {
 
 func TestNeighbourhoodRefusesBadInput(t *testing.T) {
 	g := chainGraph(t)
-	if _, err := Neighbourhood(g, 99, nil, Outgoing, 1, 0); err == nil {
+	if _, err := NeighbourhoodFunc(g, 99, nil, Outgoing, 1, 0, nil); err == nil {
 		t.Fatal("unknown start accepted")
 	}
-	if _, err := Neighbourhood(g, 0, nil, 0, 1, 0); err == nil {
+	if _, err := NeighbourhoodFunc(g, 0, nil, 0, 1, 0, nil); err == nil {
 		t.Fatal("zero direction accepted")
 	}
 }

@@ -28,9 +28,13 @@ type Options struct {
 	// only.
 	Store *federation.Store
 	// Embedder embeds the search index; nil means the offline model
-	// trained on the corpus at every load (docsearch.TrainEmbedder,
-	// 128 dimensions).
+	// trained on the corpus (docsearch.TrainEmbedder, 128 dimensions).
 	Embedder embed.Embedder
+	// EmbedderCache is a directory where the offline model is kept,
+	// keyed by the corpus fingerprint (docsearch.CachedEmbedder), so that
+	// a restart over the same corpus does not train it again; "" trains
+	// it at every load.
+	EmbedderCache string
 	// Logger receives rebuilds and their failures; nil discards them.
 	Logger *slog.Logger
 	// Poll is how often Watch looks for changed files under Dirs;
@@ -105,7 +109,7 @@ func (b *Base) Reload(ctx context.Context) (*Snapshot, error) {
 		return nil, err
 	}
 	if b.corpus == nil || b.corpus.stamp != stamp {
-		c, err := loadCorpus(ctx, b.opts.Dirs, b.opts.Embedder, stamp)
+		c, err := loadCorpus(ctx, b.opts, stamp, b.log)
 		if err != nil {
 			return nil, fmt.Errorf("knowledge: %w", err)
 		}

@@ -152,6 +152,20 @@ func TestOpenWithoutStoreOrCorpus(t *testing.T) {
 	if g := docsOnly.Current().Graph; len(g.ByLabel(graph.Entity))+len(g.ByLabel(graph.Agent)) != 0 || g.Len() == 0 {
 		t.Errorf("documentation only: %d nodes, %d entities", g.Len(), len(g.ByLabel(graph.Entity)))
 	}
+	// With a cache, the second open reads the model the first one trained.
+	cache := t.TempDir()
+	var names []string
+	for range 2 {
+		kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: []string{f.overlay}, EmbedderCache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := kb.Current().Index.Embedder()
+		names = append(names, name)
+	}
+	if entries, _ := filepath.Glob(filepath.Join(cache, "lsa-*.bin")); len(entries) != 1 || names[0] != names[1] {
+		t.Errorf("cache %v, models %v: want one entry and the same model twice", entries, names)
+	}
 	memoryOnly, err := knowledge.Open(ctx, knowledge.Options{Store: f.store, Embedder: testEmbedder})
 	if err != nil {
 		t.Fatal(err)

@@ -2,12 +2,14 @@ package knowledge
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/recall/docsearch"
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 )
 
 // embedDim is the dimension of the offline embedder.
@@ -26,22 +28,42 @@ type corpus struct {
 	byKey map[string][]graph.NodeID
 }
 
-// loadCorpus loads the roots (none gives an empty graph), indexes them
-// with emb (nil: the offline embedder trained on them) and records the
-// fingerprint stamp they were read at.
-func loadCorpus(ctx context.Context, dirs []string, emb embed.Embedder, stamp uint64) (*corpus, error) {
+// loadCorpus loads the roots of opts (none gives an empty graph), indexes
+// them with its embedder (nil: the offline embedder trained on them, or
+// read from its cache) and records the fingerprint stamp they were read
+// at.
+func loadCorpus(ctx context.Context, opts Options, stamp uint64, log *slog.Logger) (*corpus, error) {
 	c := &corpus{graph: graph.NewBuilder().Build(), stamp: stamp, byKey: map[string][]graph.NodeID{}}
-	if len(dirs) > 0 {
-		loaded, err := docs.Load(dirs...)
+	if len(opts.Dirs) > 0 {
+		loaded, err := docs.Load(opts.Dirs...)
 		if err != nil {
 			return nil, err
 		}
 		c.graph, c.problems = loaded.Graph, loaded.Problems
 	}
-	if emb == nil {
-		emb = docsearch.TrainEmbedder(c.graph, embedDim)
+	var ixOpts docsearch.Options
+	if d := wordnet.Default(); d != nil {
+		ixOpts.Dictionary = d
 	}
-	ix, err := docsearch.Build(ctx, c.graph, emb, docsearch.Options{})
+	emb := opts.Embedder
+	if emb == nil {
+		m := docsearch.TrainEmbedder
+		if opts.EmbedderCache != "" {
+			m = func(g *graph.Graph, dim int) *embed.Model {
+				model, err := docsearch.CachedEmbedder(g, dim, opts.EmbedderCache)
+				if err != nil {
+					log.Warn("the offline embedder is not cached", "err", err)
+				}
+				return model
+			}
+		}
+		model := m(c.graph, embedDim)
+		if ixOpts.Dictionary != nil {
+			model = model.WithDictionary(ixOpts.Dictionary)
+		}
+		emb = model
+	}
+	ix, err := docsearch.Build(ctx, c.graph, emb, ixOpts)
 	if err != nil {
 		return nil, err
 	}

@@ -28,13 +28,6 @@ func (s *Snapshot) View(v Viewer) View {
 // Snapshot returns the snapshot the view is of.
 func (v View) Snapshot() *Snapshot { return v.snap }
 
-// Graph returns the whole graph of the snapshot; apply Visible to
-// anything read from it.
-func (v View) Graph() *graph.Graph { return v.snap.Graph }
-
-// Visible reports whether the viewer may see a node.
-func (v View) Visible(id graph.NodeID) bool { return v.visible(id) }
-
 // CleanUID strips the forms a uid is cited in: @uid, <xref:uid> and
 // xref:uid, and surrounding space.
 func CleanUID(s string) string {

@@ -125,10 +125,10 @@ func TestClosestMatchesAFullSort(t *testing.T) {
 	s := newFixture(t).open(t).Current()
 	for _, level := range []visibility.Level{visibility.Public, visibility.Private} {
 		v := s.View(knowledge.Viewer{Level: level})
-		g := v.Graph()
+		g, seen := s.Graph, s.Visible(knowledge.Viewer{Level: level})
 		var visible []string
 		for i := range g.Len() {
-			if id := graph.NodeID(i); v.Visible(id) {
+			if id := graph.NodeID(i); seen(id) {
 				visible = append(visible, g.Node(id).UID)
 			}
 		}

@@ -9,14 +9,8 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
-// auditPath is the audit log: $BOURDON_AUDIT_PATH or
-// ~/.bourdon/audit.jsonl.
-func auditPath(o Options) string {
-	if p := o.Env.Var(trust.AuditEnv); p != "" {
-		return o.Env.ExpandHome(p)
-	}
-	return o.Env.HomePath(".bourdon", "audit.jsonl")
-}
+// auditPath is the audit log the server would write (trust.AuditPath).
+func auditPath(o Options) string { return trust.AuditPath(o.getenv, o.Env.Home) }
 
 // checkAudit checks that the server can append to the audit log, without
 // appending anything: an existing log is opened for appending and closed

@@ -131,6 +131,10 @@ type Options struct {
 	ProbePeer func(ctx context.Context, p peer.Peer) (string, error)
 }
 
+// getenv reads a variable that names a file, as the doctor reads them:
+// trimmed, with a leading ~ expanded.
+func (o Options) getenv(name string) string { return o.Env.ExpandHome(o.Env.Var(name)) }
+
 // Run runs every check.
 func Run(ctx context.Context, o Options) *Report {
 	o.Library = libraryPath(o.Env, o.Library)

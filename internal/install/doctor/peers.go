@@ -16,7 +16,7 @@ import (
 // all at once, each within the peer timeout. Without a peers file there is
 // nothing to check.
 func checkPeers(ctx context.Context, r *Report, o Options) {
-	path := o.Env.HomePath(".bourdon", "peers.yaml")
+	path := peer.ConfigPath(o.Env.Home)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		r.add(Check{Check: "peer", Status: Skip, Message: "no peers configured (" + path + ")"})
 		return

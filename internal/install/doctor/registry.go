@@ -12,14 +12,9 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
-// registryPath is the federation registry: $BOURDON_FEDERATION_CONFIG or
-// ~/.bourdon/federation.yaml.
-func registryPath(o Options) string {
-	if p := o.Env.Var(trust.RegistryEnv); p != "" {
-		return o.Env.ExpandHome(p)
-	}
-	return o.Env.HomePath(".bourdon", "federation.yaml")
-}
+// registryPath is the federation registry the server would read
+// (trust.RegistryPath).
+func registryPath(o Options) string { return trust.RegistryPath(o.getenv, o.Env.Home) }
 
 // checkRegistry reports the reference's federation checks (auth, tier,
 // revoked-token-present) and the registry file's permissions and grants.

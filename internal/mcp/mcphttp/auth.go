@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -24,6 +25,27 @@ type Auth struct {
 	// Verifier), points every 401 and 403 at its metadata, and holds
 	// those tokens to their scopes.
 	OAuth *oauth.Resource
+	// OnRefused, when set, is told why each request was refused: one of
+	// the Refused* reasons.
+	OnRefused func(reason string)
+	// Failures, when set, bounds per client address the requests refused
+	// for a missing or invalid token: beyond it they get 429 with
+	// Retry-After instead of 401. Valid tokens always pass, so a noisy
+	// neighbour behind the same address locks no one out.
+	Failures *AddrLimiter
+}
+
+// The reasons a request is refused authentication.
+const (
+	RefusedNotConfigured = "not_configured"
+	RefusedMissingToken  = "missing_token"
+	RefusedInvalidToken  = "invalid_token"
+)
+
+func (a *Auth) refused(reason string) {
+	if a.OnRefused != nil {
+		a.OnRefused(reason)
+	}
 }
 
 // Configured reports whether any caller could authenticate at all.
@@ -63,9 +85,15 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 			Expiration: g.Expiry,
 			Extra:      map[string]any{CallerExtra: c},
 		}, nil
-	}, nil)(next)
+	}, &auth.RequireBearerTokenOptions{
+		// The token was verified just before; the skew keeps the SDK from
+		// answering its own 401, without our challenge, for a token that
+		// expired in between.
+		ClockSkew: time.Minute,
+	})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !a.Configured() {
+			a.refused(RefusedNotConfigured)
 			refuse(w)
 			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
 			return
@@ -73,23 +101,22 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 		token = strings.TrimSpace(token)
 		if !ok || !strings.EqualFold(scheme, "bearer") || token == "" {
-			a.unauthorized(w, "", "missing Bearer token")
+			a.refused(RefusedMissingToken)
+			a.unauthorized(w, r, "", "missing Bearer token")
 			return
 		}
 		ctx := r.Context()
-		caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
-		if !found && a.Registry != nil {
-			caller, found = a.Registry.Authenticate(token)
-		}
+		caller, found := a.Caller(token)
 		if !found && a.OAuth != nil {
 			// An OAuth access token; its scopes go with the request.
-			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil {
+			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil && time.Now().Before(g.Expiry) {
 				caller, found = g.Caller, true
 				ctx = context.WithValue(ctx, scopesKey{}, g)
 			}
 		}
 		if !found {
-			a.unauthorized(w, "invalid_token", "invalid or revoked Bearer token")
+			a.refused(RefusedInvalidToken)
+			a.unauthorized(w, r, "invalid_token", "invalid or revoked Bearer token")
 			return
 		}
 		caller.Transport = trust.HTTP
@@ -97,10 +124,27 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 	})
 }
 
+// Caller returns the caller a bdn_ bearer token names (the legacy shared
+// token, then the registry's members), as the HTTP transport checks it
+// before trying OAuth; the dashboard's sign-in uses the same check.
+func (a *Auth) Caller(token string) (trust.Caller, bool) {
+	caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
+	if !found && a.Registry != nil {
+		caller, found = a.Registry.Authenticate(token)
+	}
+	return caller, found
+}
+
 // unauthorized answers 401; with OAuth the challenge names the
-// resource's metadata and the scopes to ask for.
-func (a *Auth) unauthorized(w http.ResponseWriter, errCode, msg string) {
+// resource's metadata and the scopes to ask for. An address over its
+// Failures rate gets 429 instead.
+func (a *Auth) unauthorized(w http.ResponseWriter, r *http.Request, errCode, msg string) {
 	refuse(w)
+	if ok, wait := a.Failures.Allow(r, time.Now()); !ok {
+		seconds := RetryAfter(w, wait)
+		jsonError(w, http.StatusTooManyRequests, fmt.Sprintf("Too Many Requests: too many refused tokens from your address; retry after %ds", seconds))
+		return
+	}
 	challenge := `Bearer realm="bourdon"`
 	if a.OAuth != nil {
 		challenge = a.OAuth.Challenge(errCode, oauth.DefaultScopes)

@@ -19,7 +19,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -54,8 +56,18 @@ type Options struct {
 	// Auth identifies callers by bearer token. Nil means no
 	// authentication: every caller is the operator, which the command line
 	// allows only on a loopback address (--allow-unauthenticated).
-	Auth   *Auth
-	Logger *slog.Logger
+	Auth *Auth
+	// Limiter, when set, holds each authenticated caller to its rate on
+	// tools/call and resources/read (429 beyond it). Callers without an
+	// identity (no authentication, loopback only) are not limited.
+	Limiter *Limiter
+	// OnRateLimited, when set, is told the method of each refused call.
+	OnRateLimited func(method string)
+	// AllowedHosts are the Host headers accepted on a loopback listener
+	// besides loopback names (the public URL's host, behind a proxy); any
+	// other gets 403, against DNS rebinding.
+	AllowedHosts []string
+	Logger       *slog.Logger
 }
 
 // DefaultSessionTimeout is how long an idle 2025-11-25 session lives.
@@ -78,16 +90,20 @@ func Handler(srv *mcp.Server, opts Options) http.Handler {
 	get := func(*http.Request) *mcp.Server { return srv }
 	h := &handler{
 		opts: opts,
+		// The Host check against DNS rebinding is hostAllowed's, which
+		// knows the public URL's host (CheckHost applies it elsewhere).
 		stateful: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
-			Logger:              opts.Logger,
-			MaxRequestBodyBytes: opts.MaxBodyBytes,
-			SessionTimeout:      opts.SessionTimeout,
+			Logger:                     opts.Logger,
+			MaxRequestBodyBytes:        opts.MaxBodyBytes,
+			SessionTimeout:             opts.SessionTimeout,
+			DisableLocalhostProtection: true,
 		}),
 		stateless: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 			Stateless:                    true,
 			Logger:                       opts.Logger,
 			MaxRequestBodyBytes:          opts.MaxBodyBytes,
 			PropagateRequestCancellation: true,
+			DisableLocalhostProtection:   true,
 		}),
 	}
 	// The token is checked before the body is read, so that a client
@@ -112,7 +128,29 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", origin), http.StatusForbidden)
 		return
 	}
+	if !hostAllowed(r, h.opts.AllowedHosts) {
+		refuseHost(w, r)
+		return
+	}
 	h.next.ServeHTTP(w, r)
+}
+
+// CheckHost wraps next, a page served next to the MCP endpoint (the
+// dashboard), with the endpoint's Host check against DNS rebinding:
+// allowedHosts are Options.AllowedHosts.
+func CheckHost(allowedHosts []string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hostAllowed(r, allowedHosts) {
+			refuseHost(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func refuseHost(w http.ResponseWriter, r *http.Request) {
+	refuse(w)
+	http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q (behind a proxy, name the public host with --public-url)", r.Host), http.StatusForbidden)
 }
 
 // readBody reads a POST body within the size cap and the body deadline,
@@ -148,7 +186,7 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) {
 		jsonRPCError(w, http.StatusBadRequest, -32600, "Invalid Request: JSON-RPC batching is not supported; send one JSON-RPC message per request")
 		return
 	}
-	if !h.opts.Auth.scopesAllow(w, r, body) {
+	if !h.opts.Auth.scopesAllow(w, r, body) || h.limit(w, r, body) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -190,6 +228,24 @@ func (h *handler) dispatch(w http.ResponseWriter, r *http.Request) {
 
 func tooLarge(w http.ResponseWriter, limit int64) {
 	http.Error(w, fmt.Sprintf("Request Entity Too Large: bodies are limited to %d bytes", limit), http.StatusRequestEntityTooLarge)
+}
+
+// hostAllowed applies the DNS rebinding rule: a request that arrived on a
+// loopback address must name a loopback host or one of allowed.
+func hostAllowed(r *http.Request, allowed []string) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil {
+		return true
+	}
+	ap, err := netip.ParseAddrPort(local.String())
+	if err != nil || !ap.Addr().IsLoopback() {
+		return true
+	}
+	host, _, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host = strings.Trim(r.Host, "[]") // no port
+	}
+	return endpoint.IsLoopbackHost(host) || slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, host) })
 }
 
 // originAllowed accepts loopback origins and the configured ones.

@@ -13,8 +13,8 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 )
 
-func testServer(t *testing.T, opts mcphttp.Options) *httptest.Server {
-	t.Helper()
+// echoServer is an MCP server with one tool, echo.
+func echoServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(ctx context.Context, _ *mcp.CallToolRequest, in struct {
 		S string `json:"s"`
@@ -23,7 +23,12 @@ func testServer(t *testing.T, opts mcphttp.Options) *httptest.Server {
 	}, error) {
 		return nil, in, nil
 	})
-	hs := httptest.NewServer(mcphttp.Handler(srv, opts))
+	return srv
+}
+
+func testServer(t testing.TB, opts mcphttp.Options) *httptest.Server {
+	t.Helper()
+	hs := httptest.NewServer(mcphttp.Handler(echoServer(), opts))
 	t.Cleanup(hs.Close)
 	return hs
 }
@@ -117,18 +122,30 @@ func TestBatchesAreRefused(t *testing.T) {
 	}
 }
 
+// TestForeignHostOnLoopbackIsRefused: a request on a loopback address
+// must name a loopback host or the public URL's (DNS rebinding), at the
+// MCP endpoint and on the pages CheckHost wraps.
 func TestForeignHostOnLoopbackIsRefused(t *testing.T) {
-	hs := testServer(t, mcphttp.Options{})
-	req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(initialize))
-	req.Host = "attacker.example"
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusForbidden {
-		t.Errorf("DNS-rebinding Host: %d", resp.StatusCode)
+	allowed := []string{"mem.example.com"}
+	mcpEndpoint := testServer(t, mcphttp.Options{AllowedHosts: allowed})
+	page := httptest.NewServer(mcphttp.CheckHost(allowed, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		io.WriteString(w, "page")
+	})))
+	t.Cleanup(page.Close)
+	for _, hs := range []*httptest.Server{mcpEndpoint, page} {
+		for host, want := range map[string]int{"attacker.example": http.StatusForbidden, "mem.example.com": http.StatusOK, "MEM.example.com:443": http.StatusOK, "localhost": http.StatusOK} {
+			req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(initialize))
+			req.Host = host
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("%s, Host %s: %d, want %d", hs.URL, host, resp.StatusCode, want)
+			}
+		}
 	}
 }

@@ -36,6 +36,7 @@ func TestOAuthTokensAndTheirScopes(t *testing.T) {
 	res := &oauth.Resource{URL: "https://mcp.example.com/mcp", AuthorizationServers: []string{"https://mcp.example.com"}, Verifier: grants{
 		"read-only": {Caller: alice, Scopes: []string{"read"}, Expiry: exp},
 		"no-scope":  {Caller: alice, Expiry: exp},
+		"expired":   {Caller: alice, Scopes: []string{"read"}, Expiry: time.Now().Add(-time.Second)},
 	}}
 	hs := testServer(t, mcphttp.Options{Auth: &mcphttp.Auth{Registry: reg, OAuth: res}})
 	headers := func(token string) map[string]string {
@@ -49,6 +50,10 @@ func TestOAuthTokensAndTheirScopes(t *testing.T) {
 		status            int // 0: past authentication (whatever the MCP layer answers)
 		challenge         string
 	}{
+		{"no token", "", call("echo"), 401, `Bearer realm="bourdon", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="read write"`},
+		// A grant past its expiry is refused with the challenge, not by
+		// the SDK's bare 401.
+		{"expired grant", "expired", call("find_entity"), 401, `error="invalid_token", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="read write"`},
 		{"unknown token", "bogus", call("echo"), 401, `error="invalid_token", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="read write"`},
 		{"read scope, read tool", "read-only", call("find_entity"), 0, ""},
 		{"read scope, write tool", "read-only", call("commit_to_federation"), 403, `error="insufficient_scope", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="read write"`},

@@ -19,7 +19,7 @@ type accessArgs struct {
 // access_level argument always wins (it has a default), so include_private
 // alone changes nothing.
 func (a accessArgs) level() (visibility.Level, error) {
-	l, err := visibility.Resolve(&a.AccessLevel, a.IncludePrivate)
+	l, err := visibility.Resolve(&a.AccessLevel, a.IncludePrivate, visibility.Public)
 	if err != nil {
 		return l, fmt.Errorf("%w (use public, team or private)", err)
 	}

@@ -93,7 +93,7 @@ type Server struct {
 // New returns an MCP server answering from store.
 func New(store *federation.Store, opts Options) *Server {
 	if opts.Machine == "" {
-		opts.Machine = federation.LocalName()
+		opts.Machine = federation.LocalName("")
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"

@@ -54,18 +54,14 @@ func (s *Server) registerCommitToFederation() {
 				Mode: in.Mode, ExpectedDigest: in.ExpectedDigest,
 				Provenance: commit.Provenance{Caller: caller.ID, CallerTier: caller.Tier.String(), SessionID: deref(in.SessionID), TranscriptRef: deref(in.TranscriptRef)},
 			}
-			if c.d.Staged {
-				staged, err := w.Stage(ctx, caller.ID, creq)
-				if err != nil {
-					return commit.Result{}, commitFailure(in, err)
-				}
-				return commit.Result{}, inBand{staged}
-			}
-			res, err := w.Commit(ctx, creq)
-			if err != nil {
+			out, err := w.Submit(ctx, creq, c.d.Staged)
+			switch {
+			case err != nil:
 				return commit.Result{}, commitFailure(in, err)
+			case out.Staged != nil:
+				return commit.Result{}, inBand{*out.Staged}
 			}
-			return res, nil
+			return *out.Committed, nil
 		},
 		alts: []*jsonschema.Schema{schemaOf[commitError](), schemaOf[commit.StageResult]()},
 	})

@@ -23,7 +23,7 @@ type docsSearchIn struct {
 func (s *Server) registerDocsSearch() {
 	docsTool(s, &mcp.Tool{
 		Name: "docs_search",
-		Description: "Hybrid search of the documentation graph: BM25 and vector retrieval fused by reciprocal rank (k = 60), reranked by personalized PageRank over typed edges. " +
+		Description: "Hybrid search of the documentation graph: BM25 over each node's fields and best passage (body, quiz text, prerequisites, cited code) and vector retrieval over titles and passages, fused by normalized score, reranked near anchors by personalized PageRank over typed edges. " +
 			"Each result carries its per-signal scores. Fetch a result's full content with docs_fetch.",
 	}, map[string]any{"topK": docsearch.DefaultTopK, "tokenBudget": docsearch.DefaultTokenBudget}, func(ctx context.Context, in docsSearchIn, v view) (*docsearch.Results, error) {
 		res, err := v.Search(ctx, docsearch.Query{

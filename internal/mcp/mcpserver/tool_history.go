@@ -61,8 +61,6 @@ type historyError struct {
 	CurrentDigest string `json:"current_digest,omitempty"`
 }
 
-const maxVersions = 500
-
 func (s *Server) registerHistoryTools() {
 	w := s.opts.Writer
 	errSchema := []*jsonschema.Schema{schemaOf[historyError]()}
@@ -71,11 +69,10 @@ func (s *Server) registerHistoryTools() {
 			Name:        "list_memory_versions",
 			Description: "Prior states of one agent's memory, newest first: each with an opaque version_id (for rollback_agent_memory), its digest8, and the write that replaced it.",
 		},
-		defaults:  map[string]any{"limit": 20},
+		defaults:  map[string]any{"limit": commit.DefaultListedVersions},
 		namespace: func(in listVersionsIn) string { return in.AgentID },
 		handle: func(ctx context.Context, _ call, in listVersionsIn) (listVersionsOut, error) {
-			limit := min(max(in.Limit, 1), maxVersions)
-			versions, err := w.Versions(in.AgentID, limit)
+			versions, err := w.ListedVersions(in.AgentID, in.Limit)
 			if err != nil {
 				return listVersionsOut{}, historyFailure(in.AgentID, err)
 			}

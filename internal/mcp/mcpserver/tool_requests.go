@@ -28,19 +28,13 @@ type requestIn struct {
 
 // request returns the request id names, once the access step allowed the
 // call. The id names no namespace the decision could check, so a filtered
-// caller's lookup is: a request of an area it was not granted, a missing
-// one and one that cannot be read all get the same answer, which tells
-// nothing about other areas.
+// caller is limited to the areas it may read (requests.Store.GetFor).
 func (s *Server) request(d trust.Decision, id string) (*requests.Request, error) {
-	r, err := s.opts.Requests.Get(id)
-	notFound := fmt.Errorf("no request %q; list_requests lists them", id)
-	switch {
-	case err == nil && (!d.Filter || d.Caller.MayRead(r.Area)):
-		return r, nil
-	case err == nil, d.Filter, errors.Is(err, requests.ErrNotFound):
-		return nil, notFound
+	var mayRead func(string) bool
+	if d.Filter {
+		mayRead = d.Caller.MayRead
 	}
-	return nil, err
+	return s.opts.Requests.GetFor(id, mayRead)
 }
 
 func (s *Server) registerRequestTools() {

@@ -209,7 +209,7 @@ func (w *Writer) versionPath(id, version string) string {
 // history calls it first, whoever its caller is.
 func checkID(id string) error {
 	if !l5.ValidAgentID(id) {
-		return invalid("invalid agent_id %s: must match ^[a-z0-9][a-z0-9_-]*$ (at most 64 characters)", pyfmt.Quote(id))
+		return invalid("invalid agent_id %s: %s", pyfmt.Quote(id), l5.AgentIDRule)
 	}
 	return nil
 }

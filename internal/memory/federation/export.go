@@ -58,10 +58,15 @@ type Activity struct {
 	Visibility   string   `json:"visibility"`
 }
 
+// LocalNameEnv names the environment variable that overrides the name this
+// machine gives itself in exports.
+const LocalNameEnv = "BOURDON_LOCAL_NAME"
+
 // LocalName returns the name this machine gives itself in exports:
-// BOURDON_LOCAL_NAME when set, else the host name.
-func LocalName() string {
-	if n := strings.TrimSpace(os.Getenv("BOURDON_LOCAL_NAME")); n != "" {
+// configured (the value of BOURDON_LOCAL_NAME) when it is not blank, else
+// the host name.
+func LocalName(configured string) string {
+	if n := strings.TrimSpace(configured); n != "" {
 		return n
 	}
 	if h, err := os.Hostname(); err == nil {

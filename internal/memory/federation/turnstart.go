@@ -193,9 +193,6 @@ func OpenRecognizer(root string, opts RecognizerOptions) (*Recognizer, error) {
 	return r, nil
 }
 
-// Stats says what opening the recognizer read.
-func (r *Recognizer) Stats() TurnStats { return r.stats }
-
 // RecognitionContext answers prepare_recognition_context, as
 // Store.RecognitionContext does.
 func (r *Recognizer) RecognitionContext(req RecognitionRequest) RecognitionContext {

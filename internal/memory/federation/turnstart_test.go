@@ -17,6 +17,9 @@ import (
 // turnLibrary is the conformance seed library plus the cases the
 // recognizer must handle as the store does: two files claiming one agent
 // id, a broken manifest, a non-mapping one, unicode, a drifting surface.
+// Stats says what opening the recognizer read (a test's view of its cache).
+func (r *Recognizer) Stats() TurnStats { return r.stats }
+
 func turnLibrary(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()

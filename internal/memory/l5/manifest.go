@@ -12,6 +12,7 @@ package l5
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,10 @@ const (
 const MaxAgentIDLength = 64
 
 var agentIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// AgentIDRule states ValidAgentID's whole rule, for the error messages
+// that refuse an id: "invalid agent_id 'x': " + AgentIDRule.
+var AgentIDRule = "must match " + agentIDPattern.String() + " (at most " + strconv.Itoa(MaxAgentIDLength) + " characters)"
 
 // ValidAgentID reports whether id can name an agent, and so a manifest
 // file and a namespace that can be granted: lowercase letters, digits, '_'

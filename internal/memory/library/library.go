@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
@@ -120,6 +121,16 @@ type Library struct {
 	owed    bool                  // a full re-read was cut short; the next Snapshot redoes it
 	files   map[string]*fileState // by base name
 	current atomic.Pointer[Snapshot]
+	// onReload is told how long each rescan that read files took.
+	onReload func(took time.Duration)
+}
+
+// ObserveReloads has f told how long each later change taken in (a rescan
+// that read at least one file) took: for metrics.
+func (l *Library) ObserveReloads(f func(took time.Duration)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.onReload = f
 }
 
 // fileState is what the library knows about one manifest file.
@@ -273,7 +284,15 @@ func (l *Library) Close() error {
 // Files for which force returns true are read again even if their stamp is
 // unchanged. If ctx ends before every file is read, nothing changes. It
 // returns the number of files read. l.mu must be held.
-func (l *Library) rescan(ctx context.Context, force func(name string) bool, progress func(done, total int)) (int, error) {
+func (l *Library) rescan(ctx context.Context, force func(name string) bool, progress func(done, total int)) (read int, err error) {
+	if l.onReload != nil {
+		start := time.Now()
+		defer func() {
+			if read > 0 {
+				l.onReload(time.Since(start))
+			}
+		}()
+	}
 	files, err := l.list(ctx)
 	if err != nil && l.src != nil {
 		// A database that cannot answer is not an empty library: what

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 const good = `spec_version: '0.1'
@@ -423,5 +424,21 @@ func TestSourceReadsAServedManifestAsTheLibraryDoes(t *testing.T) {
 	}
 	if b, err := l.Source(a); err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("Source through a link out: %q %v", b, err)
+	}
+}
+
+func TestReloadsAreObserved(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "codex.l5.yaml", manifest("codex", "One"))
+	l := open(t, dir)
+	var seen []time.Duration
+	l.ObserveReloads(func(took time.Duration) { seen = append(seen, took) })
+	l.Snapshot() // nothing changed: nothing read, nothing observed
+	if len(seen) != 0 {
+		t.Fatalf("a rescan that read nothing was observed: %v", seen)
+	}
+	l.Reload()
+	if len(seen) != 1 || seen[0] <= 0 {
+		t.Errorf("one reload, observed %v", seen)
 	}
 }

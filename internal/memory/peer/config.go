@@ -53,8 +53,12 @@ func DefaultConfigPath() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("finding the peers file: %w", err)
 	}
-	return filepath.Join(home, ".bourdon", "peers.yaml"), nil
+	return ConfigPath(home), nil
 }
+
+// ConfigPath is the peers file under a given home directory:
+// home/.bourdon/peers.yaml.
+func ConfigPath(home string) string { return filepath.Join(home, ".bourdon", "peers.yaml") }
 
 // LoadFile reads a peers file:
 //

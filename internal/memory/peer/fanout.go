@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"os"
 	"time"
 )
 
@@ -29,10 +28,14 @@ type Options struct {
 	Timeout            time.Duration
 	RecognitionTimeout time.Duration
 	Deadline           time.Duration
-	// Getenv reads the token variables; nil means os.Getenv.
+	// Getenv reads the token variables; nil means none is set.
 	Getenv  func(string) string
 	Version string
 	Logger  *slog.Logger
+	// OnCall, when set, is told how each peer call of a fan-out went: how
+	// long it took and its error (context.DeadlineExceeded for a peer
+	// dropped at the deadline), for metrics.
+	OnCall func(took time.Duration, err error)
 }
 
 // Set is the peers a server federates with.
@@ -55,9 +58,6 @@ func NewSet(peers []Peer, opts Options) *Set {
 	}
 	if opts.Deadline <= 0 {
 		opts.Deadline = DefaultDeadline
-	}
-	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
 	}
 	s := &Set{opts: opts}
 	for _, p := range peers {
@@ -124,6 +124,7 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 	defer cancel()
 	answers := make(chan answer, len(s.clients))
 	pending := map[int]bool{}
+	start := time.Now()
 	for i, c := range s.clients {
 		a, ok := args(c.Peer)
 		if !ok {
@@ -132,9 +133,9 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 		pending[i] = true
 		rep.Queried++
 		go func() {
-			start := time.Now()
+			began := time.Now()
 			p, err := c.Call(ctx, tool, a)
-			answers <- answer{i, p, err, time.Since(start)}
+			answers <- answer{i, p, err, time.Since(began)}
 		}()
 	}
 	got := make([]map[string]any, len(s.clients))
@@ -142,6 +143,7 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 		select {
 		case a := <-answers:
 			delete(pending, a.i)
+			s.observe(a.took, a.err)
 			name := s.clients[a.i].Peer.Name
 			if a.err != nil {
 				s.fail(&rep, name, tool, a.err, perPeer)
@@ -155,6 +157,7 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 			// Time is up (or the caller gave up) with peers still out:
 			// drop them.
 			for i := range pending {
+				s.observe(time.Since(start), context.DeadlineExceeded)
 				s.fail(&rep, s.clients[i].Peer.Name, tool, context.DeadlineExceeded, perPeer)
 			}
 			pending = nil
@@ -167,6 +170,12 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 		}
 	}
 	return out, rep
+}
+
+func (s *Set) observe(took time.Duration, err error) {
+	if s.opts.OnCall != nil {
+		s.opts.OnCall(took, err)
+	}
 }
 
 func (s *Set) fail(rep *Report, name, tool string, err error, perPeer time.Duration) {

@@ -9,7 +9,6 @@ package visibility
 
 import (
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -79,9 +78,9 @@ func (e *ErrUnsupported) Error() string { return "unsupported access_level: " + 
 
 // Resolve picks the access level for a query the way the reference does:
 // an explicit level wins (and must be valid), then includePrivate means
-// private, then the BOURDON_DEFAULT_ACCESS_LEVEL environment variable, then
-// public.
-func Resolve(explicit *string, includePrivate bool) (Level, error) {
+// private, then fallback (the reference's BOURDON_DEFAULT_ACCESS_LEVEL
+// when set, else public; see FromEnv).
+func Resolve(explicit *string, includePrivate bool, fallback Level) (Level, error) {
 	if explicit != nil {
 		l, ok := Parse(*explicit)
 		if !ok {
@@ -92,18 +91,18 @@ func Resolve(explicit *string, includePrivate bool) (Level, error) {
 	if includePrivate {
 		return Private, nil
 	}
-	l, _, _ := FromEnv()
-	return l, nil
+	return fallback, nil
 }
 
 // EnvVar names the environment variable that sets the default access level.
 const EnvVar = "BOURDON_DEFAULT_ACCESS_LEVEL"
 
-// FromEnv reads BOURDON_DEFAULT_ACCESS_LEVEL. set is false when the
+// FromEnv reads BOURDON_DEFAULT_ACCESS_LEVEL through lookup (os.LookupEnv
+// in the commands that resolve their configuration). set is false when the
 // variable is unset or blank; err describes a value that is not a level
 // (the level is then Public and set is false).
-func FromEnv() (l Level, set bool, err error) {
-	s, ok := os.LookupEnv(EnvVar)
+func FromEnv(lookup func(string) (string, bool)) (l Level, set bool, err error) {
+	s, ok := lookup(EnvVar)
 	if !ok || strings.TrimSpace(s) == "" {
 		return Public, false, nil
 	}

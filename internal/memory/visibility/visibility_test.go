@@ -38,7 +38,6 @@ func TestOfRow(t *testing.T) {
 
 func TestResolvePrecedence(t *testing.T) {
 	str := func(s string) *string { return &s }
-	t.Setenv(EnvVar, "team")
 	cases := []struct {
 		explicit *string
 		private  bool
@@ -51,20 +50,24 @@ func TestResolvePrecedence(t *testing.T) {
 		{str("secret"), false, Public, true},
 	}
 	for _, c := range cases {
-		got, err := Resolve(c.explicit, c.private)
+		got, err := Resolve(c.explicit, c.private, Team)
 		if (err != nil) != c.wantErr || got != c.want {
 			t.Errorf("Resolve(%v, %v) = %v, %v", c.explicit, c.private, got, err)
 		}
 	}
-	if _, err := Resolve(str("secret"), false); err == nil || err.Error() != "unsupported access_level: secret" {
+	if _, err := Resolve(str("secret"), false, Team); err == nil || err.Error() != "unsupported access_level: secret" {
 		t.Errorf("error text = %v", err)
 	}
-	t.Setenv(EnvVar, "bogus")
-	if l, set, err := FromEnv(); l != Public || set || err == nil {
+	env := func(v string) func(string) (string, bool) {
+		return func(k string) (string, bool) { return v, k == EnvVar }
+	}
+	if l, set, err := FromEnv(env("bogus")); l != Public || set || err == nil {
 		t.Errorf("a bogus %s must fall back with a warning: %v %v %v", EnvVar, l, set, err)
 	}
-	t.Setenv(EnvVar, " ")
-	if _, set, err := FromEnv(); set || err != nil {
+	if l, set, err := FromEnv(env(" team ")); l != Team || !set || err != nil {
+		t.Errorf("FromEnv(team) = %v %v %v", l, set, err)
+	}
+	if _, set, err := FromEnv(env(" ")); set || err != nil {
 		t.Errorf("a blank %s counts as unset", EnvVar)
 	}
 }

@@ -18,8 +18,8 @@
 //
 // The stopword lists are named and declared in stopwords.go, each saying
 // who uses it; the parity lists are marked as such. Fuzzy matching
-// (fuzzy.go) is Speller for a fixed vocabulary and Edits1 for a changing
-// one.
+// (fuzzy.go) is Speller for a fixed vocabulary, Edits1 for a changing one
+// and Distance for ranking identifiers.
 package analyze
 
 import (

@@ -1,12 +1,14 @@
 package analyze
 
-// Fuzzy matching: the one notion of a nearby word, in two forms for two
-// vocabulary sizes. Speller finds, among the terms of a large, fixed
-// vocabulary (a docs corpus), the nearest in character trigrams; it is
-// built once per index. Edits1 lists the strings one typing error away
-// from a word, for a caller to look up in a small vocabulary that changes
-// with every write (the memory library), where building trigram postings
-// per change would cost more than the lookups.
+// Fuzzy matching: the one notion of a nearby word, in three forms for
+// three uses. Speller finds, among the terms of a large, fixed vocabulary
+// (a docs corpus), the nearest in character trigrams; it is built once
+// per index. Edits1 lists the strings one typing error away from a word,
+// for a caller to look up in a small vocabulary that changes with every
+// write (the memory library), where building trigram postings per change
+// would cost more than the lookups. Distance ranks whole identifiers by
+// edit distance (the closest uids to an unknown one), where a trigram or
+// a one-edit match would miss a uid several segments off.
 
 import "unicode/utf8"
 
@@ -113,4 +115,73 @@ func Edits1(w string) []string {
 		}
 	}
 	return out
+}
+
+// Distance measures how far apart two identifiers are, byte by byte: the
+// third form of fuzzy matching, for suggesting the nearest of a set of
+// uids to one that does not exist (case folding is the caller's). Unlike
+// Speller it needs no index, and unlike Edits1 it ranks any two strings.
+// It reuses its scratch space across calls; the zero value is ready, and
+// it is not safe for concurrent use.
+type Distance struct {
+	rows   [2][]int
+	counts [256]int // all zero between calls
+}
+
+// Edit returns the Levenshtein distance of a and b, capped at limit: it
+// stops as soon as every way on is at least limit.
+func (d *Distance) Edit(a, b string, limit int) int {
+	for k := range d.rows {
+		if cap(d.rows[k]) < len(b)+1 {
+			d.rows[k] = make([]int, len(b)+1)
+		}
+		d.rows[k] = d.rows[k][:len(b)+1]
+	}
+	prev, cur := d.rows[0], d.rows[1]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if best >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], limit)
+}
+
+// Bound returns a lower bound of Edit(a, b), in time linear in their
+// lengths: the larger of the number of bytes a has more of than b, and b
+// more of than a (each edit changes either count by one at most). A
+// candidate whose bound already reaches the distance to beat needs no
+// Edit.
+func (d *Distance) Bound(a, b string) int {
+	for i := range len(a) {
+		d.counts[a[i]]++
+	}
+	for i := range len(b) {
+		d.counts[b[i]]--
+	}
+	more, fewer := 0, 0
+	for _, s := range [2]string{a, b} {
+		for i := range len(s) {
+			if c := d.counts[s[i]]; c > 0 {
+				more += c
+			} else {
+				fewer -= c
+			}
+			d.counts[s[i]] = 0
+		}
+	}
+	return max(more, fewer)
 }

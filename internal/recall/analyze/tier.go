@@ -29,21 +29,6 @@ const (
 	TierExact
 )
 
-// String returns the reference's name of the tier ("NAME_SUBSTRING", ...).
-func (t Tier) String() string {
-	switch t {
-	case TierTokenOverlap:
-		return "TOKEN_OVERLAP"
-	case TierTokenSubsequence:
-		return "TOKEN_SUBSEQUENCE"
-	case TierNameSubstring:
-		return "NAME_SUBSTRING"
-	case TierExact:
-		return "EXACT"
-	}
-	return "NONE"
-}
-
 // minTermLen is the shortest token that counts as a meaningful term of
 // the ladder.
 const minTermLen = 3

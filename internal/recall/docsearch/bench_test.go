@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
 	"github.com/getbourdon/bourdon-go/internal/recall/docsearch/synth"
 )
@@ -75,11 +76,71 @@ func BenchmarkSearch50k(b *testing.B) {
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
+	reportLatency(b, lat)
+	b.ReportMetric(c.train.Seconds(), "train-s")
+	b.ReportMetric(c.build.Seconds(), "build-s")
+	b.ReportMetric(float64(c.heap)/(1<<20), "index-MiB")
+}
+
+// BenchmarkSearchLearn is docs_search in process on testdata/learn: the
+// labelled queries of both sets in turn, internal docs included, with
+// the latency percentiles.
+//
+//	go test -run '^$' -bench SearchLearn -benchtime 5000x ./internal/recall/docsearch/
+func BenchmarkSearchLearn(b *testing.B) {
+	ix := learnIndex(b)
+	var texts []string
+	for _, q := range loadQueries(b) {
+		texts = append(texts, q.Text)
+	}
+	for _, q := range loadProseQueries(b) {
+		texts = append(texts, q.Text)
+	}
+	ctx := context.Background()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		if _, err := ix.Search(ctx, Query{Text: texts[i%len(texts)], IncludeInternal: true}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	reportLatency(b, lat)
+}
+
+// reportLatency reports the p50 and p99 of the latencies, in ms.
+func reportLatency(b *testing.B, lat []time.Duration) {
 	slices.Sort(lat)
 	ms := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))]) / 1e6 }
 	b.ReportMetric(ms(0.50), "p50-ms")
 	b.ReportMetric(ms(0.99), "p99-ms")
-	b.ReportMetric(c.train.Seconds(), "train-s")
-	b.ReportMetric(c.build.Seconds(), "build-s")
-	b.ReportMetric(float64(c.heap)/(1<<20), "index-MiB")
+}
+
+// BenchmarkEmbedderStart is what a start spends on the offline embedder
+// of testdata/learn: training it, and reading it back from the cache.
+//
+//	go test -run '^$' -bench EmbedderStart ./internal/recall/docsearch/
+func BenchmarkEmbedderStart(b *testing.B) {
+	c, err := docs.Load("../../../testdata/learn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("train", func(b *testing.B) {
+		for b.Loop() {
+			TrainEmbedder(c.Graph, 128)
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		dir := b.TempDir()
+		if _, err := CachedEmbedder(c.Graph, 128, dir); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, err := CachedEmbedder(c.Graph, 128, dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

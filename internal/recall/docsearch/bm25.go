@@ -24,13 +24,12 @@ type fieldSpec struct {
 // bm25 is a BM25F inverted index. A posting's impact is precomputed, so
 // a query only adds idf·impact per matching posting.
 type bm25 struct {
-	terms   map[string]int32
-	words   []string // the terms by number
-	speller *analyze.Speller
-	idf     []float32
-	start   []int32   // postings of term t: doc[start[t]:start[t+1]]
-	doc     []int32   // document numbers, increasing per term
-	imp     []float32 // (k1+1)·tf/(k1+tf) of the pseudo-frequency tf
+	terms map[string]int32
+	words []string // the terms by number
+	idf   []float32
+	start []int32   // postings of term t: doc[start[t]:start[t+1]]
+	doc   []int32   // document numbers, increasing per term
+	imp   []float32 // (k1+1)·tf/(k1+tf) of the pseudo-frequency tf
 }
 
 // buildBM25 indexes n documents whose field f is text(d, f), for the
@@ -58,7 +57,7 @@ func buildBM25(n int, specs []fieldSpec, text func(d, f int) string, analyzer an
 		avg[f] = max(avg[f]/float64(max(n, 1)), 1)
 	}
 	ix := &bm25{
-		terms: make(map[string]int32, len(terms)), words: terms, speller: analyze.NewSpeller(terms),
+		terms: make(map[string]int32, len(terms)), words: terms,
 		idf: make([]float32, len(terms)), start: make([]int32, len(terms)+1),
 	}
 	for t, s := range terms {
@@ -90,35 +89,25 @@ func buildBM25(n int, specs []fieldSpec, text func(d, f int) string, analyzer an
 type qterm struct {
 	id int32
 	// w is the term's idf, times the spelling similarity when the query
-	// word was not in the index and this is the term nearest to it.
+	// word was repaired (see spelled).
 	w float32
 }
 
-// resolve finds the query terms in the index, each once; a term the
-// index lacks counts as the indexed term nearest in spelling, if any
-// (analyze.Speller), weighted by their similarity.
-func (ix *bm25) resolve(terms []string) []qterm {
-	var out []qterm
-	for _, s := range terms {
-		t, ok := ix.terms[s]
-		sim := 1.0
-		if !ok {
-			if t, sim, ok = ix.speller.Nearest(s); !ok {
-				continue
-			}
-		}
-		if !slices.ContainsFunc(out, func(q qterm) bool { return q.id == t }) {
-			out = append(out, qterm{t, ix.idf[t] * float32(sim)})
-		}
-	}
-	return out
+// spelled is a query word as it is looked up: the word itself, or the
+// known word nearest in spelling with their similarity.
+type spelled struct {
+	word string
+	sim  float64
 }
 
-// spellings returns the indexed spelling of the query terms.
-func (ix *bm25) spellings(qs []qterm) []string {
-	out := make([]string, len(qs))
-	for i, q := range qs {
-		out[i] = ix.words[q.id]
+// lookup finds the query words in the index, each term once.
+func (ix *bm25) lookup(words []spelled) []qterm {
+	var out []qterm
+	for _, w := range words {
+		t, ok := ix.terms[w.word]
+		if ok && !slices.ContainsFunc(out, func(q qterm) bool { return q.id == t }) {
+			out = append(out, qterm{t, ix.idf[t] * float32(w.sim)})
+		}
 	}
 	return out
 }

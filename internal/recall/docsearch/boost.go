@@ -20,20 +20,19 @@ const (
 	boostMoniker = 1.1
 )
 
-// rerank sets the graph priors, boosts and final score of the
+// rerank sets the anchor prior, boosts and final score of the
 // candidates and sorts them by it, best first (ties to the lower number).
-func (ix *Index) rerank(cs []candidate, product, anchors []graph.NodeID, q Query, terms []string) {
-	fromResults, fromAnchors := ix.graphPriors(cs, product, anchors)
+func (ix *Index) rerank(cs []candidate, anchors []graph.NodeID, q Query, terms []string) {
+	fromAnchors := ix.anchorPriors(cs, anchors)
 	key := termKey(terms)
 	for i := range cs {
 		c := &cs[i]
-		prior := 1 + resultWeight*fromResults[i]
-		c.ppr = fromResults[i]
+		prior := 1.0
 		if fromAnchors != nil {
 			prior += anchorWeight * fromAnchors[i]
 			c.pprAnchor = fromAnchors[i]
 		}
-		c.final = c.rrf * prior
+		c.final = c.fused * prior
 		c.boosts = ix.boosts(c.doc, q, key)
 		for _, b := range c.boosts {
 			c.final *= b

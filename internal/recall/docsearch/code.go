@@ -115,7 +115,7 @@ func language(s string) string {
 }
 
 // SearchCode ranks the code samples for q: BM25F and the vector arm fused
-// by RRF (samples are too sparsely linked for the graph rerank).
+// by normalized score (samples are too sparsely linked for a graph rerank).
 func (ix *Index) SearchCode(ctx context.Context, q CodeQuery) (*CodeResults, error) {
 	if strings.TrimSpace(q.Text) == "" {
 		return nil, errors.New("docsearch: empty query")
@@ -138,12 +138,12 @@ func (ix *Index) SearchCode(ctx context.Context, q CodeQuery) (*CodeResults, err
 	case err != nil:
 		res.Warnings = append(res.Warnings, fmt.Sprintf("vector arm skipped: %v", err))
 	}
-	qs := ix.code.lex.resolve(distinct(analyze.CodeTerms(q.Text)))
+	lq := ix.code.resolve(distinct(analyze.CodeTerms(q.Text)), ix.realTerms(q.Text))
 	var vec []hit
 	if qvec != nil {
 		vec = ix.code.vec.search(qvec, allowed, armDepth)
 	}
-	cs := fuse(trim(ix.code.lexical(qs, allowed, armDepth), lexMinShare), trim(vec, vecMinShare))
+	cs := fuse(trim(ix.code.lexical(lq, allowed, armDepth), lexMinShare), trim(vec, vecMinShare))
 	for _, c := range cs[:min(q.TopK, len(cs))] {
 		res.Results = append(res.Results, ix.codeResult(c))
 	}
@@ -158,11 +158,11 @@ func (ix *Index) codeResult(c candidate) CodeResult {
 	r := CodeResult{
 		UID: n.UID, Title: n.Title(), URI: uri(n), Language: n.Str("language"),
 		Source: n.Str("source"), Region: n.Str("region"), Code: cut(code, maxCode),
-		Score: round(c.rrf),
+		Score: round(c.fused),
 		Signals: Signals{
 			BM25: round(float64(c.bm25)), BM25Rank: c.bm25Rank,
 			Cosine: round(float64(c.cos)), VectorRank: c.vecRank,
-			RRF: round(c.rrf), Final: round(c.rrf),
+			RRF: round(c.rrf), Fused: round(c.fused), Final: round(c.fused),
 		},
 	}
 	r.CodeCut = len(r.Code) < len(code)

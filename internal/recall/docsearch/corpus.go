@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
 // Searchable lists the labels docs_search ranks, in a fixed order.
@@ -16,14 +17,17 @@ var searchable = []graph.Label{
 	graph.ADR, graph.Standard, graph.Pattern,
 }
 
+// analyzer is the analyzer of documents and their queries.
+var analyzer = analyze.Prose
+
 // The BM25F fields of a document, and their weights: a word of the title
-// counts three times a word of the body. The short fields are normalized
-// for length only a little; the body as usual in BM25 (b = 0.75).
+// counts three times a word of a passage. The short fields are normalized
+// for length only a little. The body is not a field: it is scored by
+// passage (passage.go).
 var docFields = []fieldSpec{
 	{3, 0.3},   // title
 	{2, 0.5},   // summary
 	{1.5, 0.5}, // headings
-	{1, 0.75},  // body
 }
 
 // docField returns field f (in docFields order) of a document node.
@@ -33,10 +37,8 @@ func docField(n *graph.Node, f int) string {
 		return n.Title()
 	case 1:
 		return summary(n)
-	case 2:
-		return strings.Join(headings(n), "\n")
 	}
-	return n.Content
+	return strings.Join(headings(n), "\n")
 }
 
 // summary is a node's summary property, or its description.
@@ -69,12 +71,11 @@ func headings(n *graph.Node) []string {
 // summary, in bytes.
 const maxEmbedBody = 1000
 
-// embedText is what the embedder sees of a document: what it says it is
-// about, its title and summary (or, without a summary, the start of its
-// body). Its body is the lexical arm's: summed into one vector, a long
-// body pulls the document toward the centroid of its topic, where every
-// module and recap sits (on the learn corpus, embedding the body too
-// lowers the vector arm's nDCG@10 from 0.90 to 0.71).
+// embedText is what the embedder sees of a document as a whole: what it
+// says it is about, its title and summary (or, without a summary, the
+// start of its body). Its body is embedded by passage (passage.go):
+// summed into one vector, a long body pulls the document toward the
+// centroid of its topic, where every module and recap sits.
 func embedText(n *graph.Node) string {
 	s := summary(n)
 	if s == "" {
@@ -83,11 +84,16 @@ func embedText(n *graph.Node) string {
 	return n.Title() + "\n" + s
 }
 
-// fullText is all the text of a document, for training an embedder.
-func fullText(n *graph.Node) string {
-	parts := make([]string, len(docFields))
+// fullText is all the text of a document, for training an embedder: its
+// fields and passages.
+func fullText(g *graph.Graph, n *graph.Node) string {
+	var parts []string
 	for f := range docFields {
-		parts[f] = docField(n, f)
+		parts = append(parts, docField(n, f))
+	}
+	id, _ := g.Lookup(n.UID)
+	for _, p := range docPassages(n, citedCode(g, id)) {
+		parts = append(parts, p.text)
 	}
 	return strings.Join(parts, "\n")
 }

@@ -50,11 +50,3 @@ func (ix *Index) anchors(q Query) ([]graph.NodeID, error) {
 	}
 	return out, nil
 }
-
-// productNode returns the node of the product, if the graph has one.
-func (ix *Index) productNode(product string) []graph.NodeID {
-	if id, ok := ix.productNodes[strings.ToLower(strings.TrimSpace(product))]; ok && product != "" {
-		return []graph.NodeID{id}
-	}
-	return nil
-}

@@ -2,6 +2,7 @@ package docsearch
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestFuseRanksTiesTogether(t *testing.T) {
 	if got[1].bm25Rank != 1 || got[2].bm25Rank != 1 || got[3].bm25Rank != 3 || got[3].vecRank != 1 || got[4].vecRank != 2 {
 		t.Errorf("ranks %+v", cs)
 	}
-	if want := 1.0/63 + 1.0/61; got[3].rrf != want || cs[0].doc != 3 {
+	if want := 1.0/63 + 1.0/61; got[3].rrf != want || math.Abs(got[3].fused-(1.0/3+0.7/0.8)/2) > 1e-6 || cs[0].doc != 3 {
 		t.Errorf("doc 3: rrf %v, want %v and first", got[3].rrf, want)
 	}
 	if cs[1].doc != 1 || cs[2].doc != 2 {
@@ -89,18 +90,47 @@ func TestParagraphs(t *testing.T) {
 func TestSnippet(t *testing.T) {
 	long := strings.Repeat("lorem ipsum dolor sit amet ", 20)
 	body := "Intro paragraph.\n\n" + long + "the needle is here " + long + "\n\nAnother paragraph."
-	s := snippet(body, "the summary", []string{"needl"})
+	snip := func(body, summary, query string) string {
+		ix := buildIndex(t, buildGraph(t, []graph.Node{node("test.doc", graph.Doc, "Doc", summary, body)}, nil), nil)
+		return ix.snippet(0, ix.docs.resolve(queryTerms(query), nil))
+	}
+	s := snip(body, "the summary", "needles")
 	if utf8.RuneCountInString(s) > maxSnippet || !strings.Contains(s, "the needle is here") || !strings.HasPrefix(s, "…") || !strings.HasSuffix(s, "…") {
 		t.Errorf("snippet %q", s)
 	}
-	if s := snippet(body, "The **summary**.", []string{"absent"}); s != "The summary." {
+	if s := snip(body, "The **summary**.", "absent"); s != "The summary." {
 		t.Errorf("without a match: %q, want the summary", s)
 	}
-	if s := snippet(body, "", []string{"absent"}); s != "Intro paragraph." {
-		t.Errorf("without a match or summary: %q, want the first paragraph", s)
+	if s := snip(body, "", "absent"); !strings.HasPrefix(s, "Intro paragraph. lorem") {
+		t.Errorf("without a match or summary: %q, want the first passage", s)
 	}
-	if s := snippet("ümlaut "+strings.Repeat("ß", 400), "", []string{"zzz"}); utf8.RuneCountInString(s) > maxSnippet || !utf8.ValidString(s) {
+	if s := snip("ümlaut "+strings.Repeat("ß", 400), "", "zzz"); utf8.RuneCountInString(s) > maxSnippet || !utf8.ValidString(s) {
 		t.Errorf("long runes: %d runes, valid %v", utf8.RuneCountInString(s), utf8.ValidString(s))
+	}
+}
+
+func TestPassages(t *testing.T) {
+	quiz := map[string]any{"questions": []any{map[string]any{"content": "Which gate blocks?", "choices": []any{
+		map[string]any{"content": "The docs gate.", "explanation": "Correct: it fails the PR."},
+		map[string]any{"content": "None.", "explanation": "Incorrect."},
+	}}}}
+	n := node("test.kc", graph.Unit, "Knowledge check", "", "# Part\n\nShort.\n\n## Next\n\nOther words.", "quiz", quiz, "prerequisites", "Know **git**.")
+	ps := docPassages(&n, []string{"const x = defineTool()"})
+	var texts []string
+	for _, p := range ps {
+		texts = append(texts, p.plain)
+	}
+	want := []string{"Short.", "Other words.", "Which gate blocks? The docs gate. Correct: it fails the PR. None. Incorrect.", "Know git.", ""}
+	if !slices.Equal(texts, want) || ps[4].text != "const x = defineTool()" {
+		t.Errorf("passages %q, want %q", texts, want)
+	}
+	// A fenced block stays whole across its blank lines, and short blocks
+	// join until a passage has passageWords words.
+	fence := "Intro.\n\n```go\nx := 1\n\ny := 2\n```\n\n" + strings.Repeat("word ", passageWords) + "\n\nTail."
+	n = node("test.f", graph.Doc, "F", "", fence, "quiz", "not a quiz")
+	ps = docPassages(&n, nil)
+	if len(ps) != 2 || !strings.Contains(ps[0].text, "x := 1\n\ny := 2") || ps[1].plain != "Tail." {
+		t.Errorf("passages %q", ps)
 	}
 }
 
@@ -127,7 +157,7 @@ func TestGraphPriors(t *testing.T) {
 		id, _ := ix.g.Lookup(uid)
 		return int32(slices.Index(ix.docs.nodes, id))
 	}
-	cs := []candidate{{doc: doc("test.u1"), rrf: 1}, {doc: doc("test.u2"), rrf: 1}, {doc: doc("test.mod"), rrf: 1}, {doc: doc("test.lone"), rrf: 1}}
+	cs := []candidate{{doc: doc("test.u1"), fused: 1}, {doc: doc("test.u2"), fused: 1}, {doc: doc("test.mod"), fused: 1}, {doc: doc("test.lone"), fused: 1}}
 	hub, _ := ix.g.Lookup("test.hub")
 	sg := ix.subgraph(cs, nil)
 	if _, ok := sg.local[hub]; !ok {
@@ -136,12 +166,11 @@ func TestGraphPriors(t *testing.T) {
 	if n := len(sg.moves); n != 5 {
 		t.Errorf("subgraph of %d nodes, want the 4 candidates and the hub (whose edges are not walked)", n)
 	}
-	fromResults, fromAnchors := ix.graphPriors(cs, nil, nil)
-	if fromAnchors != nil || fromResults[2] != 1 || fromResults[0] >= 1 || fromResults[3] >= fromResults[0] {
-		t.Errorf("from the results: %v, want the module first and the lone doc last", fromResults)
+	if ix.anchorPriors(cs, nil) != nil {
+		t.Error("priors without anchors")
 	}
 	u1, _ := ix.g.Lookup("test.u1")
-	_, fromAnchors = ix.graphPriors(cs, nil, []graph.NodeID{u1})
+	fromAnchors := ix.anchorPriors(cs, []graph.NodeID{u1})
 	if fromAnchors[0] != 0 || fromAnchors[2] != 1 || fromAnchors[1] <= fromAnchors[3] {
 		t.Errorf("from u1: %v, want the module 1, u2 above the lone doc, u1 itself 0", fromAnchors)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/docgraph/docs"
 	"github.com/getbourdon/bourdon-go/internal/docgraph/graph"
+	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 )
 
 // The retrieval quality set: labelled queries over the learn corpus
@@ -21,14 +22,24 @@ import (
 // nodes. TestSearchQuality measures nDCG@10 and recall@10 of the BM25
 // arm alone, the vector arm alone and the full hybrid (fusion, graph
 // rerank, boosts), prints them per kind of query, and fails when the
-// hybrid is below either arm on either measure (no tolerance) or below
-// the floors. DOCSEARCH_EVAL_DETAIL=1 logs every query's ranking.
+// hybrid's nDCG@10 is below either arm's (no tolerance) or the hybrid is
+// below the floors. DOCSEARCH_EVAL_DETAIL=1 logs every query's ranking.
+//
+// Recall@10 is held to its floor only, not to the vector arm's: fusing
+// normalized scores (retrieve.go) ranks a strong lexical match over the
+// vector arm's vague neighbours, which on this set trades recall@10 (the
+// vector arm's 0.970 against the hybrid's 0.951) for nDCG@10, and on the
+// prose set raises nDCG@10 of both splits.
 
-// Floors of the hybrid: the measured 0.921 and 0.981 (see the package
-// comment), minus 0.03.
+// Floors of the hybrid: the measured nDCG@10 0.906 and recall@10 0.935,
+// minus 0.03. They were 0.89 and 0.95 (0.921 and 0.981 minus 0.03)
+// before bodies counted: scoring bodies by passage and embedding
+// passages (which raise nDCG@10 on the prose set's dev split from 0.834
+// to 0.878 and on its test split from 0.828 to 0.872) let units whose
+// bodies answer rank beside the titles this set grades, lowering it here.
 const (
-	floorNDCG   = 0.89
-	floorRecall = 0.95
+	floorNDCG   = 0.87
+	floorRecall = 0.90
 )
 
 // evalQuery is one labelled query.
@@ -52,8 +63,19 @@ var learn = sync.OnceValues(func() (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Build(context.Background(), c.Graph, TrainEmbedder(c.Graph, 128), Options{})
+	return buildWithDictionary(c.Graph)
 })
+
+// buildWithDictionary indexes g as the server does: with the offline
+// embedder, and with WordNet as the dictionary when it is installed
+// (DOCSEARCH_NO_DICTIONARY=1 leaves it out, to measure it).
+func buildWithDictionary(g *graph.Graph) (*Index, error) {
+	emb, opts := TrainEmbedder(g, 128), Options{}
+	if d := wordnet.Default(); d != nil && os.Getenv("DOCSEARCH_NO_DICTIONARY") == "" {
+		emb, opts.Dictionary = emb.WithDictionary(d), d
+	}
+	return Build(context.Background(), g, emb, opts)
+}
 
 func learnIndex(t testing.TB) *Index {
 	t.Helper()
@@ -64,13 +86,16 @@ func learnIndex(t testing.TB) *Index {
 	return ix
 }
 
-func loadQueries(t testing.TB) []evalQuery {
+func loadQueries(t testing.TB) []evalQuery { return loadSet[evalQuery](t, "testdata/queries.json") }
+
+// loadSet reads the queries of a labelled set.
+func loadSet[Q any](t testing.TB, path string) []Q {
 	t.Helper()
-	b, err := os.ReadFile("testdata/queries.json")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct{ Queries []evalQuery }
+	var f struct{ Queries []Q }
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +135,14 @@ func ranking(t testing.TB, ix *Index, q Query, a arm) []string {
 	}
 	var hits []hit
 	if a == armBM25 {
-		hits = ix.docs.lexical(ix.docs.lex.resolve(queryTerms(q.Text)), allowed, q.TopK)
+		hits = ix.docs.lexical(ix.docs.resolve(queryTerms(q.Text), ix.realTerms(q.Text)), allowed, q.TopK)
 	} else {
 		qv, err := queryVector(ctx, ix.emb, nil, q.Text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits = ix.docs.vec.search(qv, allowed, q.TopK)
+		hits = ix.docs.vector(qv, allowed, nil)
+		hits = hits[:min(len(hits), q.TopK)]
 	}
 	var uids []string
 	for _, h := range hits {
@@ -213,7 +239,7 @@ func TestSearchQuality(t *testing.T) {
 	hy := scores{total[armHybrid].ndcg / n, total[armHybrid].recall / n}
 	for _, a := range []arm{armBM25, armVector} {
 		s := scores{total[a].ndcg / n, total[a].recall / n}
-		if hy.ndcg < s.ndcg-1e-9 || hy.recall < s.recall-1e-9 {
+		if hy.ndcg < s.ndcg-1e-9 {
 			t.Errorf("hybrid (nDCG@10 %.3f, recall@10 %.3f) is worse than %s alone (%.3f, %.3f)", hy.ndcg, hy.recall, a, s.ndcg, s.recall)
 		}
 	}

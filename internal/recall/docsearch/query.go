@@ -26,8 +26,7 @@ type Query struct {
 	// empty).
 	Types []graph.Label
 	// Product keeps the documents of the product (their own products, or
-	// their module's); the rerank's walk also restarts at the product's
-	// node.
+	// their module's).
 	Product string
 	// Moniker keeps the documents whose monikerRange includes it (and
 	// those without a range). It must be in the graph's registry.
@@ -80,10 +79,13 @@ type Signals struct {
 	Cosine     float64 `json:"cosine"`
 	VectorRank int     `json:"vectorRank"`
 	RRF        float64 `json:"rrf"`
-	// PPR is the document's mass in the rerank's walk from the results,
-	// relative to the largest among the candidates (1 for the best).
-	PPR float64 `json:"ppr"`
-	// PPRAnchor is the same from the query's anchors, if it has some.
+	// Fused is the fusion's score, which orders the candidates: the mean
+	// of the BM25 score relative to the arm's best and the cosine above
+	// the similarity floor, rescaled.
+	Fused float64 `json:"fused"`
+	// PPRAnchor is the document's mass in the rerank's walk from the
+	// query's anchors, relative to the largest among the candidates (1 for
+	// the best), if the query has anchors.
 	PPRAnchor float64 `json:"pprAnchor,omitempty"`
 	// Boosts are the multiplicative factors applied, by name.
 	Boosts map[string]float64 `json:"boosts,omitempty"`

@@ -10,8 +10,9 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
 )
 
-// Search ranks the documents for q: filters first, then BM25F and the
-// vector arm, fused by RRF, reranked by Personalized PageRank and boosts.
+// Search ranks the documents for q: filters first, then BM25 (fields and
+// passages) and the vector arm, fused by normalized score, reranked near
+// the anchors by Personalized PageRank, and boosted.
 func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	if err := q.normalize(); err != nil {
 		return nil, err
@@ -35,11 +36,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("vector arm skipped: %v", err))
 	}
 	terms := queryTerms(q.Text)
-	qs := ix.docs.lex.resolve(terms)
-	lex := ix.docs.lexical(qs, allowed, armDepth)
+	lq := ix.docs.resolve(terms, ix.realTerms(q.Text))
+	lex := ix.docs.lexical(lq, allowed, armDepth)
 	var vec []hit
 	if qvec != nil {
-		vec = ix.docs.vec.search(qvec, allowed, armDepth)
+		vec = ix.docs.vector(qvec, allowed, lex)
 	}
 	cs := fuse(trim(lex, lexMinShare), trim(vec, vecMinShare))
 	if len(cs) > rerankDepth {
@@ -48,10 +49,10 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	if len(cs) == 0 {
 		return res, nil
 	}
-	ix.rerank(cs, ix.productNode(q.Product), anchors, q, terms)
+	ix.rerank(cs, anchors, q, terms)
 	cs = cs[:min(q.TopK, len(cs))]
 	for _, c := range cs {
-		res.Results = append(res.Results, ix.result(c, qs, qvec))
+		res.Results = append(res.Results, ix.result(c, lq, qvec))
 	}
 	res.Results, res.Dropped = fitBudget(res.Results, q.TokenBudget)
 	res.Truncated = res.Dropped > 0
@@ -61,6 +62,21 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 // queryTerms returns the distinct terms of a query, at most
 // maxQueryTerms of them.
 func queryTerms(text string) []string { return distinct(analyze.Terms(text)) }
+
+// realTerms returns the terms of the words of text that the index's
+// dictionary knows (nil without a dictionary).
+func (ix *Index) realTerms(text string) map[string]bool {
+	if ix.dict == nil {
+		return nil
+	}
+	real := map[string]bool{}
+	analyze.Each(text, func(t string, start, end int) {
+		if ix.dict.Known(text[start:end]) {
+			real[t] = true
+		}
+	})
+	return real
+}
 
 // distinct returns the first maxQueryTerms distinct terms.
 func distinct(terms []string) []string {
@@ -77,23 +93,23 @@ func distinct(terms []string) []string {
 }
 
 // result presents a candidate.
-func (ix *Index) result(c candidate, qs []qterm, qvec []float32) Result {
+func (ix *Index) result(c candidate, lq lexQuery, qvec []float32) Result {
 	n := ix.g.Node(ix.docs.nodes[c.doc])
 	s := Signals{
 		BM25: round(float64(c.bm25)), BM25Rank: c.bm25Rank,
 		Cosine: round(float64(c.cos)), VectorRank: c.vecRank,
-		RRF: round(c.rrf), PPR: round(c.ppr), PPRAnchor: round(c.pprAnchor),
+		RRF: round(c.rrf), Fused: round(c.fused), PPRAnchor: round(c.pprAnchor),
 		Boosts: c.boosts, Final: round(c.final),
 	}
 	if c.bm25Rank == 0 {
-		s.BM25 = round(float64(ix.docs.lex.scoreDoc(qs, c.doc)))
+		s.BM25 = round(float64(ix.docs.scoreDoc(lq, c.doc)))
 	}
 	if c.vecRank == 0 && qvec != nil {
-		s.Cosine = round(float64(ix.docs.vec.cosine(qvec, c.doc)))
+		s.Cosine = round(float64(ix.docs.cosine(qvec, c.doc)))
 	}
 	return Result{
 		UID: n.UID, Label: n.Label, Title: n.Title(), URI: uri(n),
-		Snippet: snippet(n.Content, summary(n), ix.docs.lex.spellings(qs)),
+		Snippet: ix.snippet(c.doc, lq),
 		Score:   s.Final, Signals: s,
 	}
 }

@@ -3,6 +3,8 @@ package docsearch
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -41,7 +43,7 @@ func TestSearchResultShape(t *testing.T) {
 		t.Errorf("snippet (%d characters) %q", n, r.Snippet)
 	}
 	s := r.Signals
-	if s.BM25 <= 0 || s.BM25Rank != 1 || s.Cosine <= 0 || s.VectorRank != 1 || s.RRF != round(2.0/61) || s.Final <= 0 || r.Score != s.Final || s.PPR != 1 {
+	if s.BM25 <= 0 || s.BM25Rank != 1 || s.Cosine <= 0 || s.VectorRank != 1 || s.RRF != round(2.0/61) || s.Final <= 0 || r.Score != s.Final {
 		t.Errorf("signals %+v", s)
 	}
 	if res.Truncated || res.Dropped != 0 || res.Warnings != nil {
@@ -201,7 +203,7 @@ func TestSearchEmbedders(t *testing.T) {
 }
 
 func TestSearchDegradesWhenTheEmbedderFails(t *testing.T) {
-	emb := &hashEmbedder{name: "flaky", dim: 16, failFrom: 2} // the build makes one call
+	emb := &hashEmbedder{name: "flaky", dim: 16, failFrom: 3} // the build makes two calls (titles, passages)
 	ix := buildIndex(t, filterGraph(t), emb)
 	res := search(t, ix, Query{Text: "widgets"})
 	if len(res.Results) == 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "unreachable") {
@@ -323,5 +325,72 @@ func TestSearchConcurrently(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestDictionaryKeepsRealWords: a query word that the index lacks is
+// repaired into the indexed word nearest in spelling only when the
+// dictionary does not know it.
+func TestDictionaryKeepsRealWords(t *testing.T) {
+	nodes := append(filler(10), node("test.safe", graph.Doc, "Safe mode", "How safe mode starts.", "Safe mode starts with the watchdog."))
+	g := buildGraph(t, nodes, nil)
+	plain := buildIndex(t, g, nil)
+	if got := uids(search(t, plain, Query{Text: "unsafe"})); !slices.Equal(got, []string{"test.safe"}) {
+		t.Fatalf("without a dictionary: %v, want the repair to find test.safe", got)
+	}
+	ix, err := Build(context.Background(), g, nil, Options{Dictionary: dictionary{"unsafe": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := uids(search(t, ix, Query{Text: "unsafe"})); len(got) != 0 {
+		t.Errorf("a real word was repaired: %v", got)
+	}
+	if got := uids(search(t, ix, Query{Text: "watchdgo"})); !slices.Equal(got, []string{"test.safe"}) {
+		t.Errorf("a misspelt word: %v, want test.safe", got)
+	}
+}
+
+// dictionary knows the words listed.
+type dictionary map[string]bool
+
+func (d dictionary) Known(word string) bool { return d[word] }
+
+// TestCachedEmbedder: the second start reads the model the first one
+// trained; another corpus replaces the entry; a corrupt entry is trained
+// again and replaced.
+func TestCachedEmbedder(t *testing.T) {
+	dir := t.TempDir()
+	g := buildGraph(t, filler(20), nil)
+	first, err := CachedEmbedder(g, 8, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "lsa-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("cache holds %v", files)
+	}
+	again, err := CachedEmbedder(g, 8, dir)
+	if err != nil || again.Name() != first.Name() || first.Name() != TrainEmbedder(g, 8).Name() {
+		t.Errorf("read back %s (%v), want %s", again.Name(), err, first.Name())
+	}
+	other := buildGraph(t, append(filler(20), node("test.x", graph.Doc, "Extra", "", "")), nil)
+	if _, err := CachedEmbedder(other, 8, dir); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := filepath.Glob(filepath.Join(dir, "lsa-*.bin")); len(now) != 1 || now[0] == files[0] {
+		t.Errorf("cache holds %v, want the new corpus's entry only", now)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f, []byte("garbage"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if m, err := CachedEmbedder(g, 8, dir); err != nil || m.Name() != first.Name() {
+			t.Errorf("after corruption: %v, %v", m.Name(), err)
+		}
+	}
+	if _, err := CachedEmbedder(g, 8, filepath.Join(files[0], "not-a-dir")); err == nil {
+		t.Error("an unwritable cache reports no error")
 	}
 }

@@ -10,33 +10,34 @@ import (
 // maxSnippet is the longest snippet, in characters (runes).
 const maxSnippet = 240
 
-// snippet returns the passage of a markdown body that best answers the
-// query terms: the paragraph (outside code fences) with the most distinct
-// terms, as plain text, cut to maxSnippet characters around its first
-// match. Without a matching paragraph it is the fallback (the summary),
-// or the body's first paragraph.
-func snippet(body, fallback string, terms []string) string {
-	best, bestScore := "", 0
-	for _, p := range paragraphs(body) {
-		if best == "" && fallback == "" {
-			best = p
+// snippet returns the passage of document d that best answers the
+// query, as plain text cut to maxSnippet characters around its first
+// match. Without a matching passage (with plain text) it is the summary,
+// or the first passage. Passages are prepared when the index is built,
+// so a query parses no markdown.
+func (ix *Index) snippet(d int32, lq lexQuery) string {
+	pi := ix.docs.pass
+	bestP, bestS := int32(-1), float32(0)
+	for p := pi.first[d]; p < pi.first[d+1]; p++ {
+		if pi.plain[p] == "" {
+			continue
 		}
-		found := map[string]bool{}
-		analyze.Each(p, func(t string, _, _ int) {
-			for _, q := range terms {
-				if t == q {
-					found[t] = true
-				}
-			}
-		})
-		if len(found) > bestScore {
-			best, bestScore = p, len(found)
+		if s := pi.lex.scoreDoc(lq.pass, p); s > bestS {
+			bestP, bestS = p, s
 		}
 	}
-	if bestScore == 0 && fallback != "" {
-		best = plain(fallback)
+	if bestP >= 0 {
+		return window(pi.plain[bestP], lq.words)
 	}
-	return window(best, terms)
+	if s := summary(ix.g.Node(ix.docs.nodes[d])); s != "" {
+		return window(plain(s), lq.words)
+	}
+	for p := pi.first[d]; p < pi.first[d+1]; p++ {
+		if pi.plain[p] != "" {
+			return window(pi.plain[p], lq.words)
+		}
+	}
+	return ""
 }
 
 // paragraphs splits markdown into paragraphs of plain text, leaving out

@@ -26,6 +26,23 @@ type Model struct {
 	idf     []float32 // by vocabulary number
 	vecs    []float32 // len(terms) rows of dim
 	speller *analyze.Speller
+	dict    Dictionary // nil: repair every unknown word
+}
+
+// Dictionary tells real words from misspelt ones (wordnet.Dict is one).
+type Dictionary interface {
+	Known(word string) bool
+}
+
+// WithDictionary returns the model with a dictionary: in a query-sized
+// text, a word outside the vocabulary that the dictionary knows is a real
+// word the corpus does not use, and is left out rather than repaired into
+// the vocabulary word nearest in spelling (which may mean something else
+// entirely). The vectors, and so the name, are the model's.
+func (m *Model) WithDictionary(d Dictionary) *Model {
+	c := *m
+	c.dict = d
+	return &c
 }
 
 // Name is "lsa:d{dim}:" and a fingerprint of the vocabulary and vectors,
@@ -62,17 +79,24 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 
 func (m *Model) embed(text string) []float32 {
 	tf := map[string]int{}
+	var real map[string]bool // terms of dictionary words outside the vocabulary
 	n := 0
-	analyze.Each(text, func(t string, _, _ int) {
+	analyze.Each(text, func(t string, start, end int) {
 		tf[t]++
 		n++
+		if _, ok := m.vocab[t]; !ok && m.dict != nil && m.dict.Known(text[start:end]) {
+			if real == nil {
+				real = map[string]bool{}
+			}
+			real[t] = true
+		}
 	})
 	acc := make([]float64, m.dim)
 	for t, f := range tf {
 		id, ok := m.vocab[t]
 		sim := 1.0
 		if !ok {
-			if n > repairTerms {
+			if n > repairTerms || real[t] {
 				continue
 			}
 			if id, sim, ok = m.speller.Nearest(t); !ok {

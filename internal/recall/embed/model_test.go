@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -169,5 +170,32 @@ func TestFoldTerms(t *testing.T) {
 	rockets, cats := centroid("rocket launch orbit fuel booster thrust payload"), centroid("cat purr whisker fur kitten meow paw tail")
 	if near, far := cosine(apogee, rockets), cosine(apogee, cats); near <= far+0.3 {
 		t.Errorf("folded term: cos(apogee, rockets) = %.2f, cos(apogee, cats) = %.2f", near, far)
+	}
+}
+
+// words is a Dictionary of the words listed.
+type words map[string]bool
+
+func (w words) Known(word string) bool { return w[word] }
+
+func TestWithDictionaryRepairsOnlyMisspelt(t *testing.T) {
+	m := TrainCorpus([]string{"the heater trips when the watchdog fires", "a change request moves through stages", "the heater stays off"}, 4)
+	d := m.WithDictionary(words{"hang": true})
+	if d.Name() != m.Name() {
+		t.Error("the dictionary changed the model's name")
+	}
+	ctx := context.Background()
+	vs, err := d.Embed(ctx, []string{"hang", "heatr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range vs[0] {
+		if x != 0 {
+			t.Fatalf("a real word outside the vocabulary was repaired: %v", vs[0])
+		}
+	}
+	plain, _ := m.Embed(ctx, []string{"heatr"})
+	if !slices.Equal(vs[1], plain[0]) {
+		t.Error("a misspelt word is not repaired as without a dictionary")
 	}
 }

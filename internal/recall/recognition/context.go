@@ -282,8 +282,7 @@ type Result struct {
 	Matches []Match `json:"-"`
 }
 
-// NewResult builds the payload parts from matches (from [Index.Detect] or
-// [DetectEntities]).
+// NewResult builds the payload parts from matches (from [Index.Detect]).
 func NewResult(ms []Match) Result {
 	r := Result{
 		Recognition:     RecognitionString(ms),

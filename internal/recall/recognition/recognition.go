@@ -4,24 +4,20 @@
 // and what bounded prompt-context fragment can an agent prepend to its own
 // model prompt. It backs the MCP tool prepare_recognition_context.
 //
-// The package takes plain entity data (no manifests, no MCP). Two entry
-// points mirror the two ways the Python reference runs recognition:
+// The package takes plain entity data (no manifests, no MCP). [Index]
+// holds the entities of every agent of a library, merged into one
+// recognition row per name the way the reference's
+// build_recognition_manifest merges them. It is built once and updated one
+// agent at a time ([Index.Update], [Index.Remove]); a query tokenizes the
+// prompt once and looks its token runs up in a phrase table, so it never
+// visits every entity. Visibility is applied at query time. (The
+// reference's other mode, recognition_first over one unmerged manifest, is
+// kept in the tests as DetectEntities, the plain statement of the rules
+// the index must agree with; ValidTo and an empty Type only come from it.)
 //
-//   - [Index] holds the entities of every agent of a library, merged into
-//     one recognition row per name the way the reference's
-//     build_recognition_manifest merges them. It is built once and updated
-//     one agent at a time ([Index.Update], [Index.Remove]); a query
-//     tokenizes the prompt once and looks its token runs up in a phrase
-//     table, so it never visits every entity. Visibility is applied at
-//     query time.
-//   - [DetectEntities] runs recognition over one unmerged entity list, the
-//     reference's recognition_first over a single manifest. It scans the
-//     list; it exists for single manifests and as the plain statement of
-//     the rules the index must agree with.
-//
-// Both produce [Match] values; [NewResult] turns them into the payload
-// parts (recognition string, matched entities, confidence, prompt-context
-// fragment).
+// [Index.Detect] produces [Match] values; [NewResult] turns them into the
+// payload parts (recognition string, matched entities, confidence,
+// prompt-context fragment).
 //
 // Matching follows the reference (core/recognition_runtime.py and
 // core/recognition_contract.py, conformance oracle v0.11): text is split
@@ -52,8 +48,8 @@ type Entity struct {
 	// Tags are the entity's tags; "archived" and "canceled" mark an
 	// end-of-life entity in a single-match recognition string.
 	Tags []string
-	// ValidTo is the end of the entity's validity. Only [DetectEntities]
-	// reads it: the reference's merged rows drop it.
+	// ValidTo is the end of the entity's validity. Only the tests'
+	// unmerged scan reads it: the reference's merged rows drop it.
 	ValidTo string
 	// Visibility is the row's visibility; a reader at a lower access level
 	// never sees the row, its aliases or its summary.
@@ -69,7 +65,7 @@ type Row struct {
 	// order), surrounding whitespace removed.
 	Name string `json:"name"`
 	// Type is the first-seen type, "topic" when that entity has none.
-	// Rows from [DetectEntities] keep an empty type.
+	// Rows of the tests' unmerged scan keep an empty type.
 	Type string `json:"type"`
 	// Types lists every type the contributing entities give, in first-seen
 	// order ("topic" standing for a missing type).

@@ -10,15 +10,9 @@ const (
 	ConfidenceHigh   = "high"
 )
 
-// MatchTier returns the tier at which name matches prompt, by reference
-// tokens, a token overlap counting only terms outside the reference's
-// stopwords (analyze.RecognitionParity).
-func MatchTier(prompt, name string) analyze.Tier {
-	return analyze.TierOf(analyze.Tokens(prompt), analyze.Tokens(name), analyze.RecognitionParity)
-}
-
 // BestTier returns the strongest tier any of names reaches against prompt
-// (TierNone for no names).
+// (TierNone for no names), by reference tokens, a token overlap counting
+// only terms outside the reference's stopwords (analyze.RecognitionParity).
 func BestTier(prompt string, names []string) analyze.Tier {
 	p := analyze.Tokens(prompt)
 	best := analyze.TierNone

@@ -136,7 +136,8 @@ type Request struct {
 }
 
 // Env is the machine the compiler runs on. The zero value uses the real
-// clock, working directory, environment and file system.
+// clock, working directory and file system, and no environment variables
+// (the server passes its own in Getenv).
 type Env struct {
 	// Now returns the current time; the recency bands are measured in
 	// days from its UTC date.
@@ -144,7 +145,7 @@ type Env struct {
 	// Getwd returns the server's working directory, used when a request
 	// has no cwd.
 	Getwd func() (string, error)
-	// Getenv reads environment variables (CODEX_HOME).
+	// Getenv reads environment variables (CODEX_HOME); nil reads none.
 	Getenv func(string) string
 	// HomeDir returns the user's home directory, for "~" and ~/.codex.
 	HomeDir func() (string, error)
@@ -176,7 +177,7 @@ func (e *Env) getenv(k string) string {
 	if e.Getenv != nil {
 		return e.Getenv(k)
 	}
-	return os.Getenv(k)
+	return ""
 }
 
 func (e *Env) home() string {

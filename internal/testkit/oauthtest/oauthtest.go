@@ -62,10 +62,18 @@ func (p *IDP) Rotate(kid string) {
 }
 
 // Sign returns a JWT access token (typ at+jwt) with claims.
-func (p *IDP) Sign(claims map[string]any) string {
+func (p *IDP) Sign(claims map[string]any) string { return p.SignTyped("at+jwt", claims) }
+
+// SignTyped returns a JWT with claims whose header names typ ("" for no
+// typ header).
+func (p *IDP) SignTyped(typ string, claims map[string]any) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: p.key}, (&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", p.kid))
+	opts := (&jose.SignerOptions{}).WithHeader("kid", p.kid)
+	if typ != "" {
+		opts = opts.WithType(jose.ContentType(typ))
+	}
+	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: p.key}, opts)
 	if err != nil {
 		p.t.Fatal(err)
 	}

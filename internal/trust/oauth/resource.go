@@ -28,7 +28,8 @@ import (
 const WellKnownPath = "/.well-known/oauth-protected-resource"
 
 // Grant is what a verified access token carries: the registry member it
-// acts for, the scopes it was granted and when it expires.
+// acts for, the scopes it was granted and when it expires (a grant whose
+// Expiry has passed, or is zero, is refused).
 type Grant struct {
 	Caller trust.Caller
 	Scopes []string

@@ -38,6 +38,34 @@ func IsURL(s string) bool {
 	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
 }
 
+// CheckURL says what is wrong with raw as a store's URL, without
+// connecting; the error never holds the password.
+func CheckURL(raw string) error {
+	if !IsURL(raw) {
+		what := "it has no scheme"
+		if scheme, _, ok := strings.Cut(raw, "://"); ok && validScheme(scheme) {
+			what = "its scheme is " + scheme
+		}
+		return fmt.Errorf("want a postgres:// URL, such as postgres://user@host/db, but %s", what)
+	}
+	if _, err := pgxpool.ParseConfig(raw); err != nil {
+		return err // pgx masks the password in its parse errors
+	}
+	return nil
+}
+
+// validScheme reports whether s is a URL scheme (RFC 3986), so that it is
+// safe to repeat in a message.
+func validScheme(s string) bool {
+	for i, r := range s {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return s != "" && len(s) <= 32
+}
+
 // Redact returns the URL without its password and query, for messages.
 func Redact(raw string) string {
 	u, err := url.Parse(raw)

@@ -79,6 +79,10 @@ type Config struct {
 	Logger   *slog.Logger // nil discards
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// LimitRegistration and LimitRequests, when set, wrap the registration
+	// endpoint, and the authorization, token and revocation endpoints:
+	// the limits per client address on what needs no token (serve's 429s).
+	LimitRegistration, LimitRequests func(http.Handler) http.Handler
 }
 
 // Server is the built-in authorization server. It also verifies the
@@ -101,11 +105,20 @@ func New(cfg Config) *Server {
 
 // Mount serves the metadata and the endpoints on mux.
 func (s *Server) Mount(mux *http.ServeMux) {
+	registration, requests := orIdentity(s.cfg.LimitRegistration), orIdentity(s.cfg.LimitRequests)
 	mux.Handle(MetadataPath, cors(s.metadata))
-	mux.Handle(RegisterPath, cors(s.register))
-	mux.HandleFunc(AuthorizePath, s.authorize)
-	mux.Handle(TokenPath, cors(s.token))
-	mux.Handle(RevokePath, cors(s.revoke))
+	mux.Handle(RegisterPath, cors(registration(http.HandlerFunc(s.register)).ServeHTTP))
+	mux.Handle(AuthorizePath, requests(http.HandlerFunc(s.authorize)))
+	mux.Handle(TokenPath, cors(requests(http.HandlerFunc(s.token)).ServeHTTP))
+	mux.Handle(RevokePath, cors(requests(http.HandlerFunc(s.revoke)).ServeHTTP))
+}
+
+// orIdentity returns wrap, or a wrapper that changes nothing when it is nil.
+func orIdentity(wrap func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	if wrap == nil {
+		return func(h http.Handler) http.Handler { return h }
+	}
+	return wrap
 }
 
 // cors lets browser-based clients (such as the MCP Inspector) call the

@@ -5,13 +5,16 @@
 // it does not know, at most every 30 seconds, so key rotation needs no
 // restart and forged tokens cannot make the server hammer the provider),
 // and checks each token's signature (go-jose), issuer, audience (this
-// resource, RFC 8707) and expiry (github.com/coreos/go-oidc). The token's subject must be the
+// resource, RFC 8707) and expiry (github.com/coreos/go-oidc), and refuses
+// JWTs typed as another kind of token (see accessTypes). The token's subject must be the
 // oauth_subject of an active registry member, whose tier and grants then
 // decide every call.
 package external
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -93,6 +96,9 @@ func (v *Verifier) Verify(ctx context.Context, token string) (oauth.Grant, error
 	if strings.Count(token, ".") != 2 {
 		return oauth.Grant{}, auth.ErrInvalidToken
 	}
+	if err := checkType(token); err != nil {
+		return oauth.Grant{}, err
+	}
 	t, err := v.verifier.Verify(ctx, token)
 	if err != nil {
 		return oauth.Grant{}, fmt.Errorf("%w: %v", auth.ErrInvalidToken, err)
@@ -116,6 +122,35 @@ func (v *Verifier) Verify(ctx context.Context, token string) (oauth.Grant, error
 		}
 	}
 	return oauth.Grant{Caller: caller, Scopes: scopes, Expiry: t.Expiry}, nil
+}
+
+// accessTypes are the typ headers of the JWTs taken as access tokens:
+// RFC 9068's at+jwt, and the generic JWT or none at all, which is what
+// many providers (Microsoft Entra ID, Keycloak, Okta, Auth0 by default)
+// put on their access tokens. A JWT typed as anything else (an ID token
+// typed id_token+jwt, a logout token, a DPoP proof) is another kind of
+// token and is refused; an untyped ID token is stopped by the audience
+// check, since it is issued for the client, not for this resource.
+var accessTypes = []string{"", "jwt", "at+jwt", "application/at+jwt"}
+
+// checkType refuses a JWT whose header names a type other than an access
+// token's (RFC 8725 §3.11). The signature is checked after it.
+func checkType(token string) error {
+	head, _, _ := strings.Cut(token, ".")
+	raw, err := base64.RawURLEncoding.DecodeString(head)
+	var h struct {
+		Typ string `json:"typ"`
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, &h)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: the JWT header does not parse", auth.ErrInvalidToken)
+	}
+	if !slices.Contains(accessTypes, strings.ToLower(h.Typ)) {
+		return fmt.Errorf("%w: a JWT of type %q is not an access token (want at+jwt)", auth.ErrInvalidToken, h.Typ)
+	}
+	return nil
 }
 
 // tokenScopes reads the scope claim (space-separated, RFC 9068) or the

@@ -58,11 +58,21 @@ func TestVerifier(t *testing.T) {
 		t.Fatalf("quarantined token: %+v, %v", g, err)
 	}
 	refused := map[string]string{
-		"wrong audience":  p.Sign(claims(map[string]any{"aud": "https://other.example.com/mcp"})),
-		"expired":         p.Sign(claims(map[string]any{"exp": now.Add(-time.Hour).Unix()})),
-		"wrong issuer":    p.Sign(claims(map[string]any{"iss": "https://evil.example.com"})),
-		"unknown subject": p.Sign(claims(map[string]any{"sub": "user|mallory"})),
-		"not a JWT":       "bdoa_0123",
+		"wrong audience":               p.Sign(claims(map[string]any{"aud": "https://other.example.com/mcp"})),
+		"expired":                      p.Sign(claims(map[string]any{"exp": now.Add(-time.Hour).Unix()})),
+		"wrong issuer":                 p.Sign(claims(map[string]any{"iss": "https://evil.example.com"})),
+		"unknown subject":              p.Sign(claims(map[string]any{"sub": "user|mallory"})),
+		"not a JWT":                    "bdoa_0123",
+		"an ID token":                  p.SignTyped("id_token+jwt", claims(nil)),
+		"a logout token":               p.SignTyped("logout+jwt", claims(nil)),
+		"a header that does not parse": "bm90IGpzb24.e30.c2ln",
+	}
+	// Access tokens typed the generic way, or not at all, as many
+	// providers issue them, are accepted.
+	for _, typ := range []string{"", "JWT", "application/at+jwt"} {
+		if g, err := v.Verify(ctx, p.SignTyped(typ, claims(nil))); err != nil || g.Caller.ID != "alice" {
+			t.Errorf("typ %q: %+v, %v", typ, g, err)
+		}
 	}
 	tampered := []byte(p.Sign(claims(nil)))
 	tampered[len(tampered)-5] ^= 1

@@ -19,7 +19,9 @@ import (
 // is empty. Of the merged-row fields only Name, Type, Aliases, Summary and
 // Tags are filled.
 //
-// It scans every entity; the federation uses [Index] instead.
+// It scans every entity, the plain statement of the rules the index must
+// agree with: the conformance and fuzz tests compare the two. The
+// federation uses [Index].
 func DetectEntities(prompt string, entities []Entity, level visibility.Level) []Match {
 	p := analyze.Tokens(prompt)
 	if len(p) == 0 {
@@ -60,6 +62,13 @@ func DetectEntities(prompt string, entities []Entity, level visibility.Level) []
 		})
 	}
 	return out
+}
+
+// MatchTier returns the tier at which name matches prompt, by reference
+// tokens, a token overlap counting only terms outside the reference's
+// stopwords (analyze.RecognitionParity).
+func MatchTier(prompt, name string) analyze.Tier {
+	return analyze.TierOf(analyze.Tokens(prompt), analyze.Tokens(name), analyze.RecognitionParity)
 }
 
 // candidates returns the names that recognise e: its name, then its
