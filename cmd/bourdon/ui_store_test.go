@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os/exec"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
@@ -36,32 +33,10 @@ func TestUIOnAPostgreSQLStore(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cmd := exec.Command(binary, "ui", "--store", dbURL, "--library", t.TempDir(), "--port", "0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	deadline := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
-	defer deadline.Stop()
-	var banner []string
-	link := ""
-	for lines := bufio.NewScanner(stderr); link == "" && lines.Scan(); {
-		banner = append(banner, lines.Text())
-		if m := linkRE.FindStringSubmatch(lines.Text()); m != nil {
-			link = m[1]
-		}
-	}
-	if link == "" {
-		t.Fatalf("no sign-in link in the banner: %q", banner)
-	}
+	cmd, link, banner := startUI(t, "ui", "--store", dbURL, "--library", t.TempDir(), "--port", "0")
 	if !strings.Contains(strings.Join(banner, "\n"), "(1 agents") {
 		t.Errorf("the banner does not count the store's agent: %q", banner)
 	}
-	go io.Copy(io.Discard, stderr)
 	base := strings.TrimSuffix(link[:strings.Index(link, "/ui/")], "/")
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar}

@@ -15,8 +15,12 @@ import (
 
 var linkRE = regexp.MustCompile(`one-time operator sign-in \(10 minutes\): (http://\S+)`)
 
-func TestUIServesTheDashboardWithASignInLink(t *testing.T) {
-	cmd := exec.Command(binary, "ui", "--demo", "--port", "0")
+// startUI starts bourdon with args (ui and its flags) and returns it
+// with its one-time sign-in link and the banner up to that link; it is
+// killed when the test ends, or after a minute.
+func startUI(t *testing.T, args ...string) (cmd *exec.Cmd, link string, banner []string) {
+	t.Helper()
+	cmd = exec.Command(binary, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -25,10 +29,8 @@ func TestUIServesTheDashboardWithASignInLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	deadline := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-	defer deadline.Stop()
-	var banner []string
-	link := ""
+	deadline := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() }) // a hung test ends
+	t.Cleanup(func() { deadline.Stop() })
 	for lines := bufio.NewScanner(stderr); link == "" && lines.Scan(); {
 		banner = append(banner, lines.Text())
 		if m := linkRE.FindStringSubmatch(lines.Text()); m != nil {
@@ -39,6 +41,11 @@ func TestUIServesTheDashboardWithASignInLink(t *testing.T) {
 		t.Fatalf("no sign-in link in the banner: %q", banner)
 	}
 	go io.Copy(io.Discard, stderr)
+	return cmd, link, banner
+}
+
+func TestUIServesTheDashboardWithASignInLink(t *testing.T) {
+	cmd, link, _ := startUI(t, "ui", "--demo", "--port", "0")
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar}
 	res, err := client.Get(link)
