@@ -56,7 +56,8 @@ type Config struct {
 	Requests *requests.Store
 	// Registry lists the federation's members.
 	Registry *trust.Registry
-	// Peers are the peer servers shown on the federation page.
+	// Peers are the peer servers shown on the federation page, with the
+	// outcome of their last call.
 	Peers *peer.Set
 	// Doctor runs the doctor checks.
 	Doctor func(context.Context) *doctor.Report
@@ -145,6 +146,7 @@ func (d *Dashboard) routes() {
 	m.HandleFunc("POST /ui/governance/proposal", d.withCaller(d.proposalAction))
 	m.HandleFunc("POST /ui/governance/rollback", d.withCaller(d.withMCP("rollback", "Rollback", d.rollback)))
 	m.HandleFunc("GET /ui/federation", d.withCaller(d.federationPage))
+	m.HandleFunc("POST /ui/federation/probe", d.withCaller(d.probePeers))
 	m.HandleFunc("GET /ui/events", d.withCaller(d.eventStream))
 	d.mux = m
 }

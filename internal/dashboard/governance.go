@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/peer"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
@@ -26,6 +27,7 @@ const (
 	opApprove        = "approve_proposal" // as `bourdon requests approve` records it
 	opReject         = "reject_proposal"  // as `bourdon requests reject` records it
 	opFederation     = "dashboard_federation"
+	opProbePeers     = "dashboard_probe_peers"
 )
 
 // governanceView is the Governance page.
@@ -308,7 +310,8 @@ func (d *Dashboard) rollback(w http.ResponseWriter, r *request, c *conn) {
 
 // federationView is the Federation page.
 type federationView struct {
-	Peers    []peerRow
+	Peers    []peer.Status // each peer's last call, as the server's fan-outs made it
+	HasPeers bool
 	Members  []map[string]any
 	Denials  []trust.Entry
 	Doctor   map[string]any
@@ -328,7 +331,10 @@ func (d *Dashboard) federationPage(w http.ResponseWriter, r *request) {
 		d.forbidden(w, r, "Federation", dec.Detail)
 		return
 	}
-	v := federationView{Peers: d.probePeers(r.Context())}
+	v := federationView{HasPeers: d.cfg.Peers != nil}
+	if d.cfg.Peers != nil {
+		v.Peers = d.cfg.Peers.Statuses()
+	}
 	if d.cfg.Registry != nil {
 		ms, err := d.cfg.Registry.List()
 		if err != nil {
@@ -355,9 +361,25 @@ func (d *Dashboard) federationPage(w http.ResponseWriter, r *request) {
 		v.Doctor = redacted(d.cfg.Doctor(ctx))
 		cancel()
 	}
-	// Not live: a page that probes peers and runs the doctor is drawn
-	// when asked for, not on every change to the library.
+	// Not live: a page that runs the doctor is drawn when asked for, not
+	// on every change to the library.
 	d.render(w, r, 0, "federation", view{Title: "Federation", Nav: "federation", Data: v})
+}
+
+// probePeers calls list_agents on every peer through the server's own
+// fan-out (its tokens, timeouts and deadline), which records each peer's
+// outcome for the Federation page.
+func (d *Dashboard) probePeers(w http.ResponseWriter, r *request) {
+	if dec := d.authorize(r.caller, opProbePeers, ""); !dec.Allowed {
+		d.forbidden(w, r, "Federation", dec.Detail)
+		return
+	}
+	if d.cfg.Peers == nil {
+		back(w, r, "/ui/federation", "no peers configured")
+		return
+	}
+	_, rep := d.cfg.Peers.ListAgents(r.Context(), nil)
+	back(w, r, "/ui/federation", fmt.Sprintf("probed %d peer(s): %d answered, %d timed out", rep.Queried, rep.Responded, rep.TimedOut))
 }
 
 // redacted turns v into generic JSON with every string field passed
