@@ -52,6 +52,32 @@ type stagedAgent struct {
 type proposalRow struct {
 	P   map[string]any // requests.Proposal, redacted
 	DoD map[string]any // get_dod of a transition's request
+	// Gate is what approving it as the signed-in caller would do now.
+	Gate gateVerdict
+}
+
+// gateVerdict is requests.ApprovalCheck for a page, redacted.
+type gateVerdict struct {
+	Refusal string   // why the approval would be refused; empty: it would pass
+	Stage   string   // the request's stage after the approval
+	Next    []string // what it would still lack to leave that stage
+}
+
+// verdict works out, without side effects, what approving p as caller
+// would do: the same checks requests.Store.Approve makes.
+func verdict(s *requests.Store, p *requests.Proposal, caller string) gateVerdict {
+	c, err := s.CheckApproval(p.ID, caller)
+	if err != nil {
+		return gateVerdict{Refusal: redact.Text(err.Error(), 1000)}
+	}
+	if c.Refusal != nil {
+		return gateVerdict{Refusal: redact.Text(c.Refusal.Error(), 1000)}
+	}
+	v := gateVerdict{Stage: string(c.Stage)}
+	for _, n := range c.Next {
+		v.Next = append(v.Next, redact.Text(n, 500))
+	}
+	return v
 }
 
 // maxGovernanceRows bounds each list of the Governance page.
@@ -107,7 +133,7 @@ func (d *Dashboard) governancePage(w http.ResponseWriter, r *request, c *conn) {
 			if i == maxGovernanceRows {
 				break
 			}
-			row := proposalRow{P: redacted(p)}
+			row := proposalRow{P: redacted(p), Gate: verdict(d.cfg.Requests, p, r.caller.ID)}
 			if p.Kind == requests.KindTransition {
 				if dod, err := c.call(ctx, "get_dod", map[string]any{"id": p.RequestID}); err == nil {
 					row.DoD = dod
