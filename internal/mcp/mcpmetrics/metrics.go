@@ -60,7 +60,7 @@ func New() *Metrics {
 			Name: "bdn_auth_failures_total", Help: "HTTP requests refused authentication, by reason (missing_token, invalid_token, not_configured).",
 		}, []string{"reason"}),
 		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "bdn_rate_limited_total", Help: "Requests refused with 429: calls over their caller's rate limit, by method (tools/call, resources/read), and requests over their client address's limit before authentication (oauth_register, oauth_requests, auth_refusals).",
+			Name: "bdn_rate_limited_total", Help: "Requests refused with 429: calls over their caller's rate limit, by method (tools/call, resources/read, dashboard for a signed-in member's dashboard pages), and requests over their client address's limit before authentication (oauth_register, oauth_requests, auth_refusals).",
 		}, []string{"method"}),
 		peerDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "bdn_peer_call_duration_seconds", Help: "Time a peer took to answer a federated call, by outcome (ok, error, timeout); the timeout count is the timeouts.",
