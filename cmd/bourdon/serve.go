@@ -436,6 +436,7 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 		return err
 	}
 	defer dash.Close()
+	parts.metrics.ExcludeSessions(dash.InProcess)
 	opts := mcphttp.Options{
 		MaxBodyBytes:   f.maxBody,
 		AllowedOrigins: f.origins,

@@ -126,6 +126,11 @@ func (d *Dashboard) Close() {
 	d.bridge.close()
 }
 
+// InProcess reports whether ss is one of the dashboard's in-process MCP
+// sessions (those its pages and event streams open), so that counts of
+// the clients' sessions can leave them out.
+func (d *Dashboard) InProcess(ss *mcp.ServerSession) bool { return d.bridge.inProcess(ss) }
+
 // SignInLink returns the path of a one-time link (valid ten minutes, one
 // use) that opens an operator session: what `bourdon ui` and a loopback
 // server print for the person at the terminal.
