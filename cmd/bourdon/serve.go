@@ -430,17 +430,21 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 		fmt.Fprintln(stderr, "           docs_search {\"query\": \"retry a refund after a timeout\"} or get_learning_path {\"targetSkill\": \"demo.skills.replay-ledger-events\"};")
 		fmt.Fprintln(stderr, "           Ctrl-C stops and deletes the demo library")
 	}
+	// One limiter: a member's pages and MCP calls draw on the same bucket.
+	limiter := mcphttp.NewLimiter(f.remote.rate)
+	parts.dashboard.Limiter, parts.dashboard.OnRateLimited = limiter, parts.metrics.RateLimited
 	dash, err := startDashboard(parts.dashboard, f.dashboard, base, stderr)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer dash.Close()
+	parts.metrics.ExcludeSessions(dash.InProcess)
 	opts := mcphttp.Options{
 		MaxBodyBytes:   f.maxBody,
 		AllowedOrigins: f.origins,
 		Auth:           parts.auth,
-		Limiter:        mcphttp.NewLimiter(f.remote.rate),
+		Limiter:        limiter,
 		OnRateLimited:  parts.metrics.RateLimited,
 		Logger:         log,
 	}

@@ -34,7 +34,17 @@ type bridge struct {
 
 	mu   sync.Mutex
 	keys map[string]trust.Caller
+
+	// sessions are the server sessions of the in-process clients, as
+	// *mcp.ServerSession keys, each forgotten when it closes.
+	sessions sync.Map
 }
+
+// inProcessExtra is the TokenInfo.Extra key of the bridge's mark: its
+// verifier sets it to the bridge itself, a pointer no client can send, so
+// the server sessions it serves are told apart from every other client's
+// (whatever name a client gives itself).
+const inProcessExtra = "bourdon.dashboard"
 
 // bridgeEndpoint is the URL the in-process clients use; nothing resolves
 // it, the listener is in memory.
@@ -53,6 +63,7 @@ func newBridge(srv *mcp.Server, version string) *bridge {
 		}
 		stateful.ServeHTTP(w, r)
 	})
+	srv.AddReceivingMiddleware(b.mark)
 	b.hs = &http.Server{Handler: auth.RequireBearerToken(b.verify, nil)(dispatch), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = b.hs.Serve(b.ln) }()
 	b.client = &http.Client{Transport: &http.Transport{
@@ -87,7 +98,34 @@ func (b *bridge) verify(_ context.Context, key string, _ *http.Request) (*auth.T
 	if !ok {
 		return nil, auth.ErrInvalidToken
 	}
-	return &auth.TokenInfo{UserID: c.ID, Expiration: time.Now().Add(24 * time.Hour), Extra: map[string]any{mcphttp.CallerExtra: c}}, nil
+	return &auth.TokenInfo{UserID: c.ID, Expiration: time.Now().Add(24 * time.Hour), Extra: map[string]any{mcphttp.CallerExtra: c, inProcessExtra: b}}, nil
+}
+
+// mark is a receiving middleware of the MCP server: a session whose
+// request carries the bridge's mark is one of the dashboard's, from its
+// first request (initialize, or the one call of a stateless session) until
+// it closes.
+func (b *bridge) mark(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+			if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil && extra.TokenInfo.Extra[inProcessExtra] == b {
+				if _, known := b.sessions.LoadOrStore(ss, struct{}{}); !known {
+					go func() {
+						_ = ss.Wait()
+						b.sessions.Delete(ss)
+					}()
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// inProcess reports whether ss is a session of the dashboard's own
+// clients.
+func (b *bridge) inProcess(ss *mcp.ServerSession) bool {
+	_, ok := b.sessions.Load(ss)
+	return ok
 }
 
 // conn is one in-process MCP client session as one caller.

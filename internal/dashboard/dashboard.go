@@ -29,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/install/doctor"
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
 	"github.com/getbourdon/bourdon-go/internal/requests"
@@ -56,13 +57,19 @@ type Config struct {
 	Requests *requests.Store
 	// Registry lists the federation's members.
 	Registry *trust.Registry
-	// Peers are the peer servers shown on the federation page.
+	// Peers are the peer servers shown on the federation page, with the
+	// outcome of their last call.
 	Peers *peer.Set
 	// Doctor runs the doctor checks.
 	Doctor func(context.Context) *doctor.Report
 	// SecureCookies marks cookies Secure even on plain HTTP requests (a
 	// TLS-terminating proxy in front).
 	SecureCookies bool
+	// Limiter is the per-caller rate limit of /mcp, applied to the pages
+	// and actions of members signed in with a token (never to the
+	// operator); OnRateLimited is told of each refusal. Nil: no limit.
+	Limiter       *mcphttp.Limiter
+	OnRateLimited func(method string)
 	Logger        *slog.Logger
 }
 
@@ -119,6 +126,11 @@ func (d *Dashboard) Close() {
 	d.bridge.close()
 }
 
+// InProcess reports whether ss is one of the dashboard's in-process MCP
+// sessions (those its pages and event streams open), so that counts of
+// the clients' sessions can leave them out.
+func (d *Dashboard) InProcess(ss *mcp.ServerSession) bool { return d.bridge.inProcess(ss) }
+
 // SignInLink returns the path of a one-time link (valid ten minutes, one
 // use) that opens an operator session: what `bourdon ui` and a loopback
 // server print for the person at the terminal.
@@ -145,6 +157,7 @@ func (d *Dashboard) routes() {
 	m.HandleFunc("POST /ui/governance/proposal", d.withCaller(d.proposalAction))
 	m.HandleFunc("POST /ui/governance/rollback", d.withCaller(d.withMCP("rollback", "Rollback", d.rollback)))
 	m.HandleFunc("GET /ui/federation", d.withCaller(d.federationPage))
+	m.HandleFunc("POST /ui/federation/probe", d.withCaller(d.probePeers))
 	m.HandleFunc("GET /ui/events", d.withCaller(d.eventStream))
 	d.mux = m
 }
@@ -205,6 +218,9 @@ func (d *Dashboard) withCaller(h func(http.ResponseWriter, *request)) http.Handl
 				return
 			}
 			caller = c
+			if d.limited(w, r, ss, caller) {
+				return
+			}
 		}
 		if r.Method == http.MethodPost {
 			if !sameOrigin(r) || !sameToken(r.PostFormValue("csrf"), ss.csrf) {
@@ -215,6 +231,31 @@ func (d *Dashboard) withCaller(h func(http.ResponseWriter, *request)) http.Handl
 		h(w, &request{Request: r, caller: caller, session: ss})
 	}
 }
+
+// limited refuses, with 429 and Retry-After, a page request of a member
+// over its rate: the same limiter and bucket as its MCP calls. The
+// operator is never limited, as on /mcp without a token; the event stream
+// is one long request (bounded per caller) and is not counted.
+func (d *Dashboard) limited(w http.ResponseWriter, r *http.Request, ss *session, caller trust.Caller) bool {
+	if d.cfg.Limiter == nil || caller.Tier == trust.TierOperator || r.URL.Path == "/ui/events" {
+		return false
+	}
+	allowed, wait := d.cfg.Limiter.Allow(caller, time.Now())
+	if allowed {
+		return false
+	}
+	if d.cfg.OnRateLimited != nil {
+		d.cfg.OnRateLimited(rateLimitedMethod)
+	}
+	seconds := mcphttp.RetryAfter(w, wait)
+	d.render(w, &request{Request: r, caller: caller, session: ss}, http.StatusTooManyRequests, "limited", view{
+		Title: "Too many requests", Problem: fmt.Sprintf("%s is over its rate limit; retry after %ds", caller.ID, seconds),
+	})
+	return true
+}
+
+// rateLimitedMethod is what OnRateLimited is told of a refused page.
+const rateLimitedMethod = "dashboard"
 
 func (d *Dashboard) session(r *http.Request) (*session, bool) {
 	c, err := r.Cookie(cookieName)

@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/getbourdon/bourdon-go/internal/memory/peer"
 )
 
 // Live updates. Each open page holds one event stream (GET /ui/events).
@@ -140,49 +137,4 @@ func (d *Dashboard) eventStream(w http.ResponseWriter, r *request) {
 			}
 		}
 	}
-}
-
-// peerRow is one peer on the Federation page, with the latency and
-// error of a list_agents probe made as the page is drawn.
-type peerRow struct {
-	Name, URL string
-	Latency   string
-	Agents    int
-	Err       string
-	HasToken  bool
-}
-
-// peerProbeTimeout bounds each probe.
-const peerProbeTimeout = 2 * time.Second
-
-// probePeers asks every peer for list_agents, concurrently.
-func (d *Dashboard) probePeers(ctx context.Context) []peerRow {
-	if d.cfg.Peers == nil {
-		return nil
-	}
-	peers := d.cfg.Peers.Peers()
-	rows := make([]peerRow, len(peers))
-	var wg sync.WaitGroup
-	for i, p := range peers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			client := peer.NewClient(p, os.Getenv, d.cfg.Version, peerProbeTimeout)
-			defer client.Close()
-			row := peerRow{Name: p.Name, URL: p.URL, HasToken: client.HasToken()}
-			pctx, cancel := context.WithTimeout(ctx, peerProbeTimeout)
-			defer cancel()
-			start := time.Now()
-			res, err := client.Call(pctx, "list_agents", nil)
-			row.Latency = time.Since(start).Round(100 * time.Microsecond).String()
-			if err != nil {
-				row.Err = err.Error()
-			} else {
-				row.Agents = len(asSlice(res["agents"]))
-			}
-			rows[i] = row
-		}()
-	}
-	wg.Wait()
-	return rows
 }

@@ -51,7 +51,9 @@ const (
 // stagedEntity is the entity scout's staged write adds.
 const stagedEntity = "Refund ledger audit"
 
-func newFixture(t testing.TB) *fixture {
+// newFixture builds the fixture; each option adjusts the dashboard's
+// configuration.
+func newFixture(t testing.TB, options ...func(*Config)) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	if err := demo.Write(dir, time.Now()); err != nil {
@@ -113,8 +115,12 @@ func newFixture(t testing.TB) *fixture {
 		t.Fatalf("request_intake made no proposal: %v", p)
 	}
 
-	f.dash, err = New(Config{MCP: f.srv.Server, Version: "test", Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)), SignIn: f.auth.Caller, Audit: f.audit, Writer: writer,
-		Requests: reqs, Registry: reg})
+	cfg := Config{MCP: f.srv.Server, Version: "test", Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)), SignIn: f.auth.Caller, Audit: f.audit, Writer: writer,
+		Requests: reqs, Registry: reg}
+	for _, o := range options {
+		o(&cfg)
+	}
+	f.dash, err = New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 // funcs are the template helpers over decoded JSON payloads.
@@ -16,6 +17,7 @@ var funcs = template.FuncMap{
 	"obj":   mapOf,
 	"join":  func(v any) string { return strings.Join(strs(v), ", ") },
 	"short": func(s string) string { return s[:min(len(s), 12)] },
+	"dur":   func(d time.Duration) string { return d.Round(100 * time.Microsecond).String() },
 	"pretty": func(v any) string {
 		b, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {

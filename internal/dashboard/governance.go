@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/peer"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
@@ -26,6 +27,7 @@ const (
 	opApprove        = "approve_proposal" // as `bourdon requests approve` records it
 	opReject         = "reject_proposal"  // as `bourdon requests reject` records it
 	opFederation     = "dashboard_federation"
+	opProbePeers     = "dashboard_probe_peers"
 )
 
 // governanceView is the Governance page.
@@ -50,6 +52,32 @@ type stagedAgent struct {
 type proposalRow struct {
 	P   map[string]any // requests.Proposal, redacted
 	DoD map[string]any // get_dod of a transition's request
+	// Gate is what approving it as the signed-in caller would do now.
+	Gate gateVerdict
+}
+
+// gateVerdict is requests.ApprovalCheck for a page, redacted.
+type gateVerdict struct {
+	Refusal string   // why the approval would be refused; empty: it would pass
+	Stage   string   // the request's stage after the approval
+	Next    []string // what it would still lack to leave that stage
+}
+
+// verdict works out, without side effects, what approving p as caller
+// would do: the same checks requests.Store.Approve makes.
+func verdict(s *requests.Store, p *requests.Proposal, caller string) gateVerdict {
+	c, err := s.CheckApproval(p.ID, caller)
+	if err != nil {
+		return gateVerdict{Refusal: redact.Text(err.Error(), 1000)}
+	}
+	if c.Refusal != nil {
+		return gateVerdict{Refusal: redact.Text(c.Refusal.Error(), 1000)}
+	}
+	v := gateVerdict{Stage: string(c.Stage)}
+	for _, n := range c.Next {
+		v.Next = append(v.Next, redact.Text(n, 500))
+	}
+	return v
 }
 
 // maxGovernanceRows bounds each list of the Governance page.
@@ -105,7 +133,7 @@ func (d *Dashboard) governancePage(w http.ResponseWriter, r *request, c *conn) {
 			if i == maxGovernanceRows {
 				break
 			}
-			row := proposalRow{P: redacted(p)}
+			row := proposalRow{P: redacted(p), Gate: verdict(d.cfg.Requests, p, r.caller.ID)}
 			if p.Kind == requests.KindTransition {
 				if dod, err := c.call(ctx, "get_dod", map[string]any{"id": p.RequestID}); err == nil {
 					row.DoD = dod
@@ -308,7 +336,8 @@ func (d *Dashboard) rollback(w http.ResponseWriter, r *request, c *conn) {
 
 // federationView is the Federation page.
 type federationView struct {
-	Peers    []peerRow
+	Peers    []peer.Status // each peer's last call, as the server's fan-outs made it
+	HasPeers bool
 	Members  []map[string]any
 	Denials  []trust.Entry
 	Doctor   map[string]any
@@ -328,7 +357,10 @@ func (d *Dashboard) federationPage(w http.ResponseWriter, r *request) {
 		d.forbidden(w, r, "Federation", dec.Detail)
 		return
 	}
-	v := federationView{Peers: d.probePeers(r.Context())}
+	v := federationView{HasPeers: d.cfg.Peers != nil}
+	if d.cfg.Peers != nil {
+		v.Peers = d.cfg.Peers.Statuses()
+	}
 	if d.cfg.Registry != nil {
 		ms, err := d.cfg.Registry.List()
 		if err != nil {
@@ -355,9 +387,25 @@ func (d *Dashboard) federationPage(w http.ResponseWriter, r *request) {
 		v.Doctor = redacted(d.cfg.Doctor(ctx))
 		cancel()
 	}
-	// Not live: a page that probes peers and runs the doctor is drawn
-	// when asked for, not on every change to the library.
+	// Not live: a page that runs the doctor is drawn when asked for, not
+	// on every change to the library.
 	d.render(w, r, 0, "federation", view{Title: "Federation", Nav: "federation", Data: v})
+}
+
+// probePeers calls list_agents on every peer through the server's own
+// fan-out (its tokens, timeouts and deadline), which records each peer's
+// outcome for the Federation page.
+func (d *Dashboard) probePeers(w http.ResponseWriter, r *request) {
+	if dec := d.authorize(r.caller, opProbePeers, ""); !dec.Allowed {
+		d.forbidden(w, r, "Federation", dec.Detail)
+		return
+	}
+	if d.cfg.Peers == nil {
+		back(w, r, "/ui/federation", "no peers configured")
+		return
+	}
+	_, rep := d.cfg.Peers.ListAgents(r.Context(), nil)
+	back(w, r, "/ui/federation", fmt.Sprintf("probed %d peer(s): %d answered, %d timed out", rep.Queried, rep.Responded, rep.TimedOut))
 }
 
 // redacted turns v into generic JSON with every string field passed

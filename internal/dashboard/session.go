@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
@@ -140,8 +141,9 @@ func sameToken(a, b string) bool {
 }
 
 // setCookie writes a cookie scoped to the dashboard: HttpOnly,
-// SameSite=Strict, and Secure when the request came over TLS (or the
-// server says it sits behind a TLS proxy).
+// SameSite=Strict, and Secure when the request came over TLS, directly or
+// through a trusted proxy (mcphttp.Scheme), or the server says it sits
+// behind a TLS proxy.
 func (d *Dashboard) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{
 		Name:     name,
@@ -149,7 +151,7 @@ func (d *Dashboard) setCookie(w http.ResponseWriter, r *http.Request, name, valu
 		Path:     "/ui",
 		MaxAge:   maxAge,
 		HttpOnly: true,
-		Secure:   r.TLS != nil || d.cfg.SecureCookies,
+		Secure:   mcphttp.Scheme(r) == "https" || d.cfg.SecureCookies,
 		SameSite: http.SameSiteStrictMode,
 	})
 }

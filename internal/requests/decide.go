@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Approve makes a pending proposal real, as approver (a name, recorded as
@@ -44,13 +45,7 @@ func (s *Store) approve(ctx context.Context, proposalID, approver string, own bo
 		return nil, nil, err
 	}
 	defer unlock()
-	var self *SelfApprovalError
-	switch {
-	case p.ProposerAccount != nil && p.ProposerAccount.Same(s.Account):
-		self = &SelfApprovalError{ID: p.ID, Proposer: p.Proposer, Account: s.Account}
-	case sameIdentity(p.Proposer, approver):
-		self = &SelfApprovalError{ID: p.ID, Proposer: p.Proposer}
-	}
+	self := s.selfApproval(p, approver)
 	if self != nil && !own {
 		return nil, nil, self
 	}
@@ -69,6 +64,64 @@ func (s *Store) approve(ctx context.Context, proposalID, approver string, own bo
 		return nil, nil, err
 	}
 	return p, r, nil
+}
+
+// selfApproval is the refusal of approver approving p as its own
+// proposal, nil when approver is not its proposer.
+func (s *Store) selfApproval(p *Proposal, approver string) *SelfApprovalError {
+	switch {
+	case p.ProposerAccount != nil && p.ProposerAccount.Same(s.Account):
+		return &SelfApprovalError{ID: p.ID, Proposer: p.Proposer, Account: s.Account}
+	case sameIdentity(p.Proposer, approver):
+		return &SelfApprovalError{ID: p.ID, Proposer: p.Proposer}
+	}
+	return nil
+}
+
+// ApprovalCheck is what approving a pending proposal would do now.
+type ApprovalCheck struct {
+	// Refusal is the error Approve would return now (a
+	// *SelfApprovalError, ErrStale, a *GateError, ...); nil when it would
+	// pass.
+	Refusal error
+	// Stage is the stage the request would be in; Next lists what it
+	// would still lack to pass that stage's gate (empty when it would
+	// pass, or when the stage has no gate). Both are zero when refused.
+	Stage Stage
+	Next  []string
+}
+
+// CheckApproval works out, without changing or locking anything, what
+// Approve(proposalID, approver) would do now: the same self-approval,
+// staleness and gate checks, on the request as it stands. The state may
+// change before an approval, which checks again.
+func (s *Store) CheckApproval(proposalID, approver string) (ApprovalCheck, error) {
+	p, err := s.Proposal(proposalID)
+	if err != nil {
+		return ApprovalCheck{}, err
+	}
+	if p.Status != StatusPending {
+		return ApprovalCheck{Refusal: fmt.Errorf("%s was %s by %s: %w", p.ID, p.Status, p.DecidedBy, ErrDecided)}, nil
+	}
+	if err := checkIdentity("approver", approver); err != nil {
+		return ApprovalCheck{Refusal: err}, nil
+	}
+	if self := s.selfApproval(p, approver); self != nil {
+		return ApprovalCheck{Refusal: self}, nil
+	}
+	var r *Request
+	if p.Kind == KindIntake {
+		r = requestOfIntake(p, "", approver, false, s.now().UTC())
+	} else {
+		cur, err := s.loadRequest(p.RequestID)
+		if err != nil {
+			return ApprovalCheck{}, err
+		}
+		if r, err = s.transitioned(cur, p, approver, false); err != nil {
+			return ApprovalCheck{Refusal: err}, nil
+		}
+	}
+	return ApprovalCheck{Stage: r.Stage, Next: gate(r.Stage, r)}, nil
 }
 
 // Reject closes a pending proposal without effect, recording who decided
@@ -160,6 +213,15 @@ func (s *Store) createRequest(p *Proposal, approver string, self bool) (*Request
 	if err != nil {
 		return nil, err
 	}
+	r := requestOfIntake(p, id, approver, self, now)
+	if err := s.writeFile(s.requestPath(id), r); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// requestOfIntake is the request an approved intake creates, with id.
+func requestOfIntake(p *Proposal, id, approver string, self bool, now time.Time) *Request {
 	f := p.Intake
 	r := &Request{
 		ID: id, Title: f.Title, Stage: StageIntake, Type: f.Type, Area: f.Area, Owner: f.Owner, Requester: f.Identity,
@@ -170,10 +232,7 @@ func (s *Store) createRequest(p *Proposal, approver string, self bool) (*Request
 	if p.TrackerURL != "" {
 		r.Links = append(r.Links, Link{Kind: LinkIssue, URL: p.TrackerURL})
 	}
-	if err := s.writeFile(s.requestPath(id), r); err != nil {
-		return nil, fmt.Errorf("creating %s: %w", id, err)
-	}
-	return r, nil
+	return r
 }
 
 // nextID returns the id after the highest of the year among the request
@@ -210,6 +269,20 @@ func (s *Store) moveRequest(p *Proposal, approver string, self bool) (*Request, 
 	if n := len(r.History); n > 0 && r.History[n-1].Proposal == p.ID {
 		return r, nil
 	}
+	m, err := s.transitioned(r, p, approver, self)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.writeFile(s.requestPath(r.ID), m); err != nil {
+		return nil, fmt.Errorf("updating %s: %w", r.ID, err)
+	}
+	return m, nil
+}
+
+// transitioned is r as approving the transition p would leave it, or why
+// the approval is refused: ErrStale when r changed since p was proposed,
+// a *GateError when the gate refuses it now. It changes nothing.
+func (s *Store) transitioned(r *Request, p *Proposal, approver string, self bool) (*Request, error) {
 	if r.Stage != p.From || len(r.History) != p.BaseVersion {
 		return nil, fmt.Errorf("%s was proposed against %s version %d (stage %s); it is now version %d (stage %s): %w; propose again against the current state",
 			p.ID, r.ID, p.BaseVersion, p.From, len(r.History), r.Stage, ErrStale)
@@ -221,8 +294,5 @@ func (s *Store) moveRequest(p *Proposal, approver string, self bool) (*Request, 
 	}
 	m.History = append(m.History, Transition{From: r.Stage, To: m.Stage, Actor: p.Proposer, ApprovedBy: approver, SelfApproved: self, Reason: p.Reason, Skipped: skipped, Proposal: p.ID, At: now})
 	m.Updated = now
-	if err := s.writeFile(s.requestPath(r.ID), m); err != nil {
-		return nil, fmt.Errorf("updating %s: %w", r.ID, err)
-	}
 	return m, nil
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,6 +33,9 @@ type Metrics struct {
 	peerDuration *prometheus.HistogramVec
 	commits      *prometheus.CounterVec
 	reloads      prometheus.Histogram
+	// inProcess, when set, tells the server's own in-process sessions
+	// (the dashboard's), which bdn_sessions_active leaves out.
+	inProcess atomic.Pointer[func(*mcp.ServerSession) bool]
 }
 
 // Tool call outcomes.
@@ -60,7 +64,7 @@ func New() *Metrics {
 			Name: "bdn_auth_failures_total", Help: "HTTP requests refused authentication, by reason (missing_token, invalid_token, not_configured).",
 		}, []string{"reason"}),
 		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "bdn_rate_limited_total", Help: "Requests refused with 429: calls over their caller's rate limit, by method (tools/call, resources/read), and requests over their client address's limit before authentication (oauth_register, oauth_requests, auth_refusals).",
+			Name: "bdn_rate_limited_total", Help: "Requests refused with 429: calls over their caller's rate limit, by method (tools/call, resources/read, dashboard for a signed-in member's dashboard pages), and requests over their client address's limit before authentication (oauth_register, oauth_requests, auth_refusals).",
 		}, []string{"method"}),
 		peerDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "bdn_peer_call_duration_seconds", Help: "Time a peer took to answer a federated call, by outcome (ok, error, timeout); the timeout count is the timeouts.",
@@ -79,17 +83,30 @@ func New() *Metrics {
 	return m
 }
 
-// WatchSessions counts srv's open sessions at each scrape.
+// WatchSessions counts srv's open sessions at each scrape, but for those
+// ExcludeSessions says are in process.
 func (m *Metrics) WatchSessions(srv *mcp.Server) {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "bdn_sessions_active", Help: "MCP sessions open now.",
+		Name: "bdn_sessions_active", Help: "MCP sessions of clients open now (the dashboard's in-process sessions left out).",
 	}, func() float64 {
+		inProcess := m.inProcess.Load()
 		n := 0
-		for range srv.Sessions() {
-			n++
+		for ss := range srv.Sessions() {
+			if inProcess == nil || !(*inProcess)(ss) {
+				n++
+			}
 		}
 		return float64(n)
 	}))
+}
+
+// ExcludeSessions leaves the sessions for which inProcess is true out of
+// bdn_sessions_active: the server's own clients (the dashboard's), told
+// apart by a mark clients cannot send.
+func (m *Metrics) ExcludeSessions(inProcess func(*mcp.ServerSession) bool) {
+	if m != nil {
+		m.inProcess.Store(&inProcess)
+	}
 }
 
 // WatchLibrary reports the library's size at each scrape: size returns

@@ -93,6 +93,12 @@ func TestToolCallsAreRecordedByTheMiddleware(t *testing.T) {
 	if strings.Contains(out, "Secret") {
 		t.Error("a caller's string became a label")
 	}
+
+	// A session ExcludeSessions says is in process is left out.
+	m.ExcludeSessions(func(s *mcp.ServerSession) bool { return s == ss })
+	if out := scrape(t, m); !strings.Contains(out, "bdn_sessions_active 0\n") {
+		t.Error("an in-process session is counted in bdn_sessions_active")
+	}
 }
 
 func TestANilMetricsRecordsNothing(t *testing.T) {
@@ -101,4 +107,5 @@ func TestANilMetricsRecordsNothing(t *testing.T) {
 	m.RateLimited("x")
 	m.PeerCall(0, nil)
 	m.Reloaded(0)
+	m.ExcludeSessions(nil)
 }

@@ -42,6 +42,7 @@ type Options struct {
 type Set struct {
 	clients []*Client
 	opts    Options
+	status  statusBoard
 }
 
 // NewSet returns the set of peers; nil when there are none, so a server
@@ -66,6 +67,7 @@ func NewSet(peers []Peer, opts Options) *Set {
 			opts.Logger.Warn("no token for peer; it will be called without one", "peer", p.Name, "token_env", p.TokenEnv)
 		}
 		s.clients = append(s.clients, c)
+		s.status.last = append(s.status.last, Status{Peer: p, HasToken: c.HasToken()})
 	}
 	return s
 }
@@ -146,9 +148,10 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 			s.observe(a.took, a.err)
 			name := s.clients[a.i].Peer.Name
 			if a.err != nil {
-				s.fail(&rep, name, tool, a.err, perPeer)
+				s.status.record(a.i, tool, a.took, s.fail(&rep, name, tool, a.err, perPeer), a.err)
 				continue
 			}
+			s.status.record(a.i, tool, a.took, "", nil)
 			us := math.Round(float64(a.took.Nanoseconds())/100) / 10
 			rep.Latencies[name] = &us
 			rep.Responded++
@@ -157,8 +160,10 @@ func (s *Set) fanOut(ctx context.Context, perPeer time.Duration, tool string, ar
 			// Time is up (or the caller gave up) with peers still out:
 			// drop them.
 			for i := range pending {
-				s.observe(time.Since(start), context.DeadlineExceeded)
-				s.fail(&rep, s.clients[i].Peer.Name, tool, context.DeadlineExceeded, perPeer)
+				took := time.Since(start)
+				s.observe(took, context.DeadlineExceeded)
+				reason := s.fail(&rep, s.clients[i].Peer.Name, tool, context.DeadlineExceeded, perPeer)
+				s.status.record(i, tool, took, reason, context.DeadlineExceeded)
 			}
 			pending = nil
 		}
@@ -178,7 +183,8 @@ func (s *Set) observe(took time.Duration, err error) {
 	}
 }
 
-func (s *Set) fail(rep *Report, name, tool string, err error, perPeer time.Duration) {
+// fail records a failed peer in rep and returns the reason it gives.
+func (s *Set) fail(rep *Report, name, tool string, err error, perPeer time.Duration) string {
 	rep.Latencies[name] = nil
 	if rep.Errors == nil {
 		rep.Errors = map[string]string{}
@@ -192,6 +198,7 @@ func (s *Set) fail(rep *Report, name, tool string, err error, perPeer time.Durat
 	if s.opts.Logger != nil {
 		s.opts.Logger.Warn("peer call failed", "peer", name, "tool", tool, "err", detail(err), "reason", rep.Errors[name])
 	}
+	return rep.Errors[name]
 }
 
 // detail is the full error for the server's log, addresses included.
