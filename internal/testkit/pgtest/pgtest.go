@@ -131,9 +131,23 @@ func major(path string) int {
 // asServerUser runs a server binary, as the user postgres when we are root.
 func asServerUser(bin string, args ...string) *exec.Cmd {
 	if os.Geteuid() == 0 {
-		return exec.Command("runuser", append([]string{"-u", "postgres", "--", bin}, args...)...)
+		return exec.Command(runuser(), append([]string{"-u", "postgres", "--", bin}, args...)...)
 	}
 	return exec.Command(bin, args...)
+}
+
+// runuser finds util-linux's runuser, which lives in sbin: a CI PATH often
+// holds only the bin directories.
+func runuser() string {
+	if p, err := exec.LookPath("runuser"); err == nil {
+		return p
+	}
+	for _, p := range []string{"/usr/sbin/runuser", "/sbin/runuser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return "runuser"
 }
 
 func start() (*cluster, error) {
