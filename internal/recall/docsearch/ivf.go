@@ -10,15 +10,16 @@ import (
 // Schmid, "Product quantization for nearest neighbor search", 2011, §4).
 const (
 	// ivfMinRows is the least number of vectors that get a quantiser;
-	// smaller matrices are scanned exactly. The exact scan of 16,384
-	// vectors of dimension 128 costs about 0.5 ms on one core; below
-	// that the quantiser would save less than the rest of a query costs,
-	// and every corpus of that size (testdata/learn among them) keeps
-	// exactly the ranking it had.
-	ivfMinRows = 16384
+	// smaller matrices are scanned exactly, so every corpus of that size
+	// (testdata/learn among them) keeps exactly the ranking it had. It
+	// is 2·scanShard, where the exact scan starts to take more than one
+	// goroutine: below it the scan costs under a third of the 50,000-node
+	// benchmark's (0.6 to 1.0 ms of one core at dimension 128).
+	ivfMinRows = 2 * scanShard
 	// ivfProbe is how many lists a query scans at least: those of the
-	// nearest centroids. See docs/retrieval.md for the overlap with the
-	// exact scan that fixed it.
+	// nearest centroids. At 50,000 nodes (223 lists) it keeps 0.973 of
+	// docs_search's top 10 at half the time of the exact scan
+	// (BenchmarkQuantizer50k; docs/retrieval.md for the other counts).
 	ivfProbe = 24
 	// ivfSample is how many vectors per list train the centroids, and
 	// ivfIters how many rounds of k-means they get.
