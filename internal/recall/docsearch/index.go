@@ -121,6 +121,8 @@ func Build(ctx context.Context, g *graph.Graph, emb embed.Embedder, opts Options
 		if ix.code.vec, err = embedAll(ctx, emb, ix.texts(ix.code.nodes, ix.codeText), opts.EmbedBatch); err != nil {
 			return nil, err
 		}
+		ix.docs.vec.quantize()
+		ix.code.vec.quantize()
 		ix.stats.Embedder, ix.stats.Dim = emb.Name(), emb.Dim()
 	}
 	ix.stats.Docs, ix.stats.CodeSamples = len(docs), len(codes)
