@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
+)
+
+// replicaCommits is how many commits each writer of the three-replica
+// tests makes: BOURDON_REPLICA_COMMITS, else 200 (issue 19's figure).
+func replicaCommits(t testing.TB) int {
+	if v := os.Getenv("BOURDON_REPLICA_COMMITS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("BOURDON_REPLICA_COMMITS=%q: want a positive count", v)
+		}
+		return n
+	}
+	return 200
+}
+
+// replicaSet is three `bourdon serve --store` sharing one database and one
+// registry of trusted members, one bearer token per writer.
+type replicaSet struct {
+	url      string
+	replicas []*server
+	tokens   []string
+}
+
+func startReplicas(t *testing.T, url string, n, writers int) *replicaSet {
+	t.Helper()
+	registry := filepath.Join(t.TempDir(), "federation.yaml")
+	rs := &replicaSet{url: url}
+	for w := range writers {
+		rs.tokens = append(rs.tokens, addMember(t, registry, fmt.Sprintf("writer-%d", w), "--tier", "trusted"))
+	}
+	for range n {
+		rs.replicas = append(rs.replicas, startHTTP(t, "--store", url, "--library", t.TempDir(), "--registry", registry, "--rate-limit", "off", "--quiet"))
+	}
+	return rs
+}
+
+// session connects writer w to replica r with its token.
+func (rs *replicaSet) session(t *testing.T, r, w int) *mcp.ClientSession {
+	t.Helper()
+	cs, err := connectAs(t, rs.replicas[r].url, rs.tokens[w], "2026-07-28")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// commitEntity commits one entity named name to agent, bounded by a
+// minute (a call that outlives it is a hang).
+func commitEntity(cs *mcp.ClientSession, agent, name string) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return cs.CallTool(ctx, &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
+		"agent_id": agent, "agent_type": "other",
+		"entities": []any{map[string]any{"name": name, "summary": "e2e"}},
+	}})
+}
+
+// callFailure says how a tool call failed: its error, or its tool
+// error's text; "" when it succeeded.
+func callFailure(res *mcp.CallToolResult, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	if res.IsError {
+		text, _ := mcptest.SingleText(res)
+		return "tool error: " + text
+	}
+	return ""
+}
+
+// entityNames reads agent's memory through cs and returns how many
+// entities it holds and whether it holds each of names.
+func entityNames(t *testing.T, cs *mcp.ClientSession, agent string) string {
+	t.Helper()
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "agent-library://agents/" + agent + "/memory"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Contents[0].Text
+}
+
+// waitForAll waits until agent's memory, read through every replica,
+// holds every name in want (the go test timeout bounds the wait), and
+// fails on a name it holds that was never written.
+func (rs *replicaSet) waitForAll(t *testing.T, agent string, want []string) {
+	t.Helper()
+	for r := range rs.replicas {
+		cs := rs.session(t, r, 0)
+		for {
+			text := entityNames(t, cs, agent)
+			missing := 0
+			for _, name := range want {
+				if !strings.Contains(text, `"name":"`+name+`"`) {
+					missing++
+				}
+			}
+			if n := strings.Count(text, `"name":"w`); n > len(want) {
+				t.Fatalf("replica %d: %s holds %d entities, %d written", r, agent, n, len(want))
+			} else if missing == 0 && n == len(want) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// rowCounts returns agent's manifest version and its provenance and
+// archived-version row counts, read from the database.
+func rowCounts(t *testing.T, url, agent string) (version, records, archived int64) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	err = conn.QueryRow(ctx, `SELECT (SELECT version FROM bourdon_manifests WHERE agent_id = $1),
+		(SELECT count(*) FROM bourdon_provenance WHERE agent_id = $1),
+		(SELECT count(*) FROM bourdon_versions WHERE agent_id = $1)`, agent).Scan(&version, &records, &archived)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return version, records, archived
+}
+
+// TestThreeReplicasEightWriters runs three `bourdon serve --store` on one
+// database; 8 writers with their own bearer tokens, spread over the
+// replicas, each commit replicaCommits entities, two writers on different
+// replicas per agent. Every commit is acknowledged, every replica ends up
+// serving every entity, and in the database each agent's version,
+// provenance records and archived versions count one per commit.
+func TestThreeReplicasEightWriters(t *testing.T) {
+	const writers, agents = 8, 4
+	commits := replicaCommits(t)
+	rs := startReplicas(t, pgtest.Migrated(t), 3, writers)
+	var wg sync.WaitGroup
+	failures := make(chan string, writers*commits)
+	for w := range writers {
+		cs := rs.session(t, w%3, w)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range commits {
+				res, err := commitEntity(cs, fmt.Sprintf("team-%d", w%agents), fmt.Sprintf("w%d-c%d", w, i))
+				if msg := callFailure(res, err); msg != "" {
+					failures <- fmt.Sprintf("writer %d commit %d: %s", w, i, msg)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(failures)
+	for f := range failures {
+		t.Error(f)
+	}
+	for a := range agents {
+		agent := fmt.Sprintf("team-%d", a)
+		var want []string
+		for w := a; w < writers; w += agents {
+			for i := range commits {
+				want = append(want, fmt.Sprintf("w%d-c%d", w, i))
+			}
+		}
+		rs.waitForAll(t, agent, want)
+		n := int64(len(want))
+		if version, records, archived := rowCounts(t, rs.url, agent); version != n || records != n || archived != n-1 {
+			t.Errorf("%s: version %d, %d provenance records, %d archived versions for %d commits", agent, version, records, archived, n)
+		}
+	}
+}
