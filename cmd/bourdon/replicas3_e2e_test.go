@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
@@ -87,8 +88,7 @@ func callFailure(res *mcp.CallToolResult, err error) string {
 	return ""
 }
 
-// entityNames reads agent's memory through cs and returns how many
-// entities it holds and whether it holds each of names.
+// entityNames reads agent's memory resource through cs.
 func entityNames(t *testing.T, cs *mcp.ClientSession, agent string) string {
 	t.Helper()
 	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "agent-library://agents/" + agent + "/memory"})
@@ -99,9 +99,9 @@ func entityNames(t *testing.T, cs *mcp.ClientSession, agent string) string {
 }
 
 // waitForAll waits until agent's memory, read through every replica,
-// holds every name in want (the go test timeout bounds the wait), and
-// fails on a name it holds that was never written.
-func (rs *replicaSet) waitForAll(t *testing.T, agent string, want []string) {
+// holds every name in want (the go test timeout bounds the wait); exact,
+// it also fails on more entities than want names.
+func (rs *replicaSet) waitForAll(t *testing.T, agent string, want []string, exact bool) {
 	t.Helper()
 	for r := range rs.replicas {
 		cs := rs.session(t, r, 0)
@@ -113,9 +113,11 @@ func (rs *replicaSet) waitForAll(t *testing.T, agent string, want []string) {
 					missing++
 				}
 			}
-			if n := strings.Count(text, `"name":"w`); n > len(want) {
+			n := strings.Count(text, `"name":"w`)
+			if exact && n > len(want) {
 				t.Fatalf("replica %d: %s holds %d entities, %d written", r, agent, n, len(want))
-			} else if missing == 0 && n == len(want) {
+			}
+			if missing == 0 && (!exact || n == len(want)) {
 				break
 			}
 			time.Sleep(20 * time.Millisecond)
@@ -180,10 +182,101 @@ func TestThreeReplicasEightWriters(t *testing.T) {
 				want = append(want, fmt.Sprintf("w%d-c%d", w, i))
 			}
 		}
-		rs.waitForAll(t, agent, want)
+		rs.waitForAll(t, agent, want, true)
 		n := int64(len(want))
 		if version, records, archived := rowCounts(t, rs.url, agent); version != n || records != n || archived != n-1 {
 			t.Errorf("%s: version %d, %d provenance records, %d archived versions for %d commits", agent, version, records, archived, n)
+		}
+	}
+}
+
+// TestThreeReplicasSurviveADatabaseRestart stops PostgreSQL (a fast
+// shutdown) under three replicas while writers commit through all of
+// them, and starts it again: meanwhile every call ends, as a tool error
+// saying the store failed (never a transport error or a hang: each call is
+// bounded by a minute); afterwards the replicas write again, every
+// replica serves every acknowledged commit, and the database holds each
+// write whole (one provenance record per version, one archived version per
+// write but the first).
+func TestThreeReplicasSurviveADatabaseRestart(t *testing.T) {
+	const writers, agents = 3, 2
+	db := pgtest.NewServer(t)
+	rs := startReplicas(t, db.Migrated(t), 3, writers)
+	var (
+		mu        sync.Mutex
+		acked     = map[string][]string{} // agent -> acknowledged names
+		refusals  = make(chan string, 100000)
+		ackCount  = make(chan struct{}, 100000)
+		done      = make(chan struct{})
+		wg        sync.WaitGroup
+		transport []string
+	)
+	for w := range writers {
+		cs := rs.session(t, w%3, w)
+		agent := fmt.Sprintf("team-%d", w%agents)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				name := fmt.Sprintf("w%d-c%d", w, i)
+				res, err := commitEntity(cs, agent, name)
+				switch {
+				case err != nil:
+					mu.Lock()
+					transport = append(transport, fmt.Sprintf("writer %d: %v", w, err))
+					mu.Unlock()
+					return
+				case res.IsError:
+					text, _ := mcptest.SingleText(res)
+					refusals <- text
+				default:
+					mu.Lock()
+					acked[agent] = append(acked[agent], name)
+					mu.Unlock()
+					ackCount <- struct{}{}
+				}
+			}
+		}()
+	}
+	waitAcks := func(n int) {
+		for range n {
+			<-ackCount
+		}
+	}
+	waitAcks(30)
+	db.Stop(t)
+	drain := func() {
+		for len(ackCount) > 0 {
+			<-ackCount
+		}
+	}
+	for range 3 * writers {
+		text := <-refusals
+		if !strings.Contains(text, "the store "+postgres.Redact(rs.url)+" failed: ") {
+			t.Errorf("a commit while the database is down: %q does not say the store failed", text)
+		}
+	}
+	drain() // commits acknowledged before the stop
+	db.Start(t)
+	waitAcks(30) // the replicas write again
+	close(done)
+	wg.Wait()
+
+	wg.Wait()
+	for _, e := range transport {
+		t.Errorf("not a tool error: %s", e)
+	}
+	t.Logf("%d more commits refused while the database was down or starting", len(refusals))
+	for agent, names := range acked {
+		rs.waitForAll(t, agent, names, false)
+		version, records, archived := rowCounts(t, rs.url, agent)
+		if records != version || archived != version-1 || version < int64(len(names)) {
+			t.Errorf("%s: version %d, %d provenance records, %d archived versions, %d acknowledged commits", agent, version, records, archived, len(names))
 		}
 	}
 }
