@@ -280,3 +280,76 @@ func TestThreeReplicasSurviveADatabaseRestart(t *testing.T) {
 		}
 	}
 }
+
+// TestOneOfThreeReplicasKilledWhileTheOthersGoOn SIGKILLs one of three
+// replicas while 6 writers (two through each) commit to agents shared
+// across replicas: the writers of the other two replicas never fail and
+// go on committing, both survivors serve every acknowledged commit, and
+// every agent's rows are whole (the killed replica's write in flight is
+// all there or not at all).
+func TestOneOfThreeReplicasKilledWhileTheOthersGoOn(t *testing.T) {
+	const writers, agents = 6, 2
+	rs := startReplicas(t, pgtest.Migrated(t), 3, writers)
+	var (
+		mu       sync.Mutex
+		acked    = map[string][]string{}
+		failures []string
+		wg       sync.WaitGroup
+	)
+	survivorAcks := make(chan struct{}, 100000)
+	done := make(chan struct{})
+	for w := range writers {
+		r := w % 3
+		cs := rs.session(t, r, w)
+		agent := fmt.Sprintf("team-%d", w%agents)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				name := fmt.Sprintf("w%d-c%d", w, i)
+				if msg := callFailure(commitEntity(cs, agent, name)); msg != "" {
+					if r != 0 {
+						mu.Lock()
+						failures = append(failures, fmt.Sprintf("writer %d on replica %d: %s", w, r, msg))
+						mu.Unlock()
+					}
+					return // replica 0 is gone
+				}
+				mu.Lock()
+				acked[agent] = append(acked[agent], name)
+				mu.Unlock()
+				if r != 0 {
+					survivorAcks <- struct{}{}
+				}
+			}
+		}()
+	}
+	for range 20 {
+		<-survivorAcks
+	}
+	rs.replicas[0].cmd.Process.Kill()
+	for len(survivorAcks) > 0 {
+		<-survivorAcks
+	}
+	for range 40 { // the others go on
+		<-survivorAcks
+	}
+	close(done)
+	wg.Wait()
+	for _, f := range failures {
+		t.Error(f)
+	}
+	rs.replicas = rs.replicas[1:]
+	for agent, names := range acked {
+		rs.waitForAll(t, agent, names, false)
+		version, records, archived := rowCounts(t, rs.url, agent)
+		if records != version || archived != version-1 || version < int64(len(names)) {
+			t.Errorf("%s: version %d, %d provenance records, %d archived versions, %d acknowledged commits", agent, version, records, archived, len(names))
+		}
+	}
+}
