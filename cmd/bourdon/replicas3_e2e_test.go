@@ -190,6 +190,39 @@ func TestThreeReplicasEightWriters(t *testing.T) {
 	}
 }
 
+// commitLoop commits entity w<w>-c<i> to agent through cs for i = 0, 1,
+// ... until done closes or handle, given each call's outcome, returns
+// false.
+func commitLoop(cs *mcp.ClientSession, w int, agent string, done <-chan struct{}, handle func(name string, res *mcp.CallToolResult, err error) bool) {
+	for i := 0; ; i++ {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		name := fmt.Sprintf("w%d-c%d", w, i)
+		if res, err := commitEntity(cs, agent, name); !handle(name, res, err) {
+			return
+		}
+	}
+}
+
+// checkAcknowledged waits until every replica serves every acknowledged
+// name (by agent), and checks that each agent's rows are whole: one
+// provenance record per manifest version, one archived version per write
+// but the first, and at least as many writes as acknowledgements (a write
+// whose answer was lost may be there too).
+func (rs *replicaSet) checkAcknowledged(t *testing.T, acked map[string][]string) {
+	t.Helper()
+	for agent, names := range acked {
+		rs.waitForAll(t, agent, names, false)
+		version, records, archived := rowCounts(t, rs.url, agent)
+		if records != version || archived != version-1 || version < int64(len(names)) {
+			t.Errorf("%s: version %d, %d provenance records, %d archived versions, %d acknowledged commits", agent, version, records, archived, len(names))
+		}
+	}
+}
+
 // TestThreeReplicasSurviveADatabaseRestart stops PostgreSQL (a fast
 // shutdown) under three replicas while writers commit through all of
 // them, and starts it again: meanwhile every call ends, as a tool error
@@ -217,20 +250,13 @@ func TestThreeReplicasSurviveADatabaseRestart(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				name := fmt.Sprintf("w%d-c%d", w, i)
-				res, err := commitEntity(cs, agent, name)
+			commitLoop(cs, w, agent, done, func(name string, res *mcp.CallToolResult, err error) bool {
 				switch {
 				case err != nil:
 					mu.Lock()
 					transport = append(transport, fmt.Sprintf("writer %d: %v", w, err))
 					mu.Unlock()
-					return
+					return false
 				case res.IsError:
 					text, _ := mcptest.SingleText(res)
 					refusals <- text
@@ -240,7 +266,8 @@ func TestThreeReplicasSurviveADatabaseRestart(t *testing.T) {
 					mu.Unlock()
 					ackCount <- struct{}{}
 				}
-			}
+				return true
+			})
 		}()
 	}
 	waitAcks := func(n int) {
@@ -266,19 +293,11 @@ func TestThreeReplicasSurviveADatabaseRestart(t *testing.T) {
 	waitAcks(30) // the replicas write again
 	close(done)
 	wg.Wait()
-
-	wg.Wait()
 	for _, e := range transport {
 		t.Errorf("not a tool error: %s", e)
 	}
 	t.Logf("%d more commits refused while the database was down or starting", len(refusals))
-	for agent, names := range acked {
-		rs.waitForAll(t, agent, names, false)
-		version, records, archived := rowCounts(t, rs.url, agent)
-		if records != version || archived != version-1 || version < int64(len(names)) {
-			t.Errorf("%s: version %d, %d provenance records, %d archived versions, %d acknowledged commits", agent, version, records, archived, len(names))
-		}
-	}
+	rs.checkAcknowledged(t, acked)
 }
 
 // TestOneOfThreeReplicasKilledWhileTheOthersGoOn SIGKILLs one of three
@@ -305,20 +324,14 @@ func TestOneOfThreeReplicasKilledWhileTheOthersGoOn(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				name := fmt.Sprintf("w%d-c%d", w, i)
-				if msg := callFailure(commitEntity(cs, agent, name)); msg != "" {
+			commitLoop(cs, w, agent, done, func(name string, res *mcp.CallToolResult, err error) bool {
+				if msg := callFailure(res, err); msg != "" {
 					if r != 0 {
 						mu.Lock()
 						failures = append(failures, fmt.Sprintf("writer %d on replica %d: %s", w, r, msg))
 						mu.Unlock()
 					}
-					return // replica 0 is gone
+					return false // replica 0 is gone
 				}
 				mu.Lock()
 				acked[agent] = append(acked[agent], name)
@@ -326,7 +339,8 @@ func TestOneOfThreeReplicasKilledWhileTheOthersGoOn(t *testing.T) {
 				if r != 0 {
 					survivorAcks <- struct{}{}
 				}
-			}
+				return true
+			})
 		}()
 	}
 	for range 20 {
@@ -345,11 +359,5 @@ func TestOneOfThreeReplicasKilledWhileTheOthersGoOn(t *testing.T) {
 		t.Error(f)
 	}
 	rs.replicas = rs.replicas[1:]
-	for agent, names := range acked {
-		rs.waitForAll(t, agent, names, false)
-		version, records, archived := rowCounts(t, rs.url, agent)
-		if records != version || archived != version-1 || version < int64(len(names)) {
-			t.Errorf("%s: version %d, %d provenance records, %d archived versions, %d acknowledged commits", agent, version, records, archived, len(names))
-		}
-	}
+	rs.checkAcknowledged(t, acked)
 }
