@@ -65,11 +65,24 @@ func URL(t testing.TB) string {
 	t.Helper()
 	base, err := baseURL()
 	if err != nil {
-		if os.Getenv("CI") == "true" || os.Getenv("BOURDON_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("PostgreSQL is required in CI: %v", err)
-		}
-		t.Skipf("no PostgreSQL for this test (%v); install Debian's postgresql package or set %s=postgres://...", err, EnvURL)
+		unavailable(t, err)
 	}
+	return newDatabase(t, base)
+}
+
+// unavailable skips t, or fails it in CI, for want of a PostgreSQL.
+func unavailable(t testing.TB, err error) {
+	t.Helper()
+	if os.Getenv("CI") == "true" || os.Getenv("BOURDON_REQUIRE_POSTGRES") == "1" {
+		t.Fatalf("PostgreSQL is required in CI: %v", err)
+	}
+	t.Skipf("no PostgreSQL for this test (%v); install Debian's postgresql package or set %s=postgres://...", err, EnvURL)
+}
+
+// newDatabase creates an empty database on the server at base, dropped
+// when the test ends, and returns its URL.
+func newDatabase(t testing.TB, base string) string {
+	t.Helper()
 	name := fmt.Sprintf("bourdon_test_%d_%d", os.Getpid(), dbSeq.Add(1))
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, base)
@@ -106,7 +119,12 @@ func baseURL() (string, error) {
 	if startErr != nil {
 		return "", startErr
 	}
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", server.port), nil
+	return server.url(), nil
+}
+
+// url is the URL of the cluster's maintenance database.
+func (c *cluster) url() string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.port)
 }
 
 // binDir finds the server binaries: PG_BIN, else the newest major version
@@ -175,8 +193,18 @@ func start() (*cluster, error) {
 	}
 	// The server runs under a shell that holds our end of a pipe: when the
 	// test binary ends, however it ends (a panic, a kill), the pipe closes,
-	// and the shell stops the server and removes its directory.
-	cmd := asServerUser("sh", "-c", `dir=$1; shift; "$@" & pid=$!; read -r _; kill -INT "$pid"; wait "$pid"; rm -rf "$dir"`, "sh", dir,
+	// and the shell stops the server and removes its directory. A line
+	// "stop" on the pipe stops the server (a fast shutdown, which cuts
+	// every client off) and "start" starts it again on the same data.
+	cmd := asServerUser("sh", "-c", `dir=$1; shift; "$@" & pid=$!
+		while read -r line; do
+			case $line in
+			stop) kill -INT "$pid"; wait "$pid"; pid= ;;
+			start) "$@" & pid=$! ;;
+			esac
+		done
+		if [ -n "$pid" ]; then kill -INT "$pid"; wait "$pid"; fi
+		rm -rf "$dir"`, "sh", dir,
 		filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+dir,
 		"-c", "max_connections=200")
@@ -192,20 +220,86 @@ func start() (*cluster, error) {
 		return nil, fmt.Errorf("starting postgres: %w", err)
 	}
 	c := &cluster{dir: dir, port: port, cmd: cmd, alive: alive}
-	base := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	if err := c.ready(); err != nil {
+		c.stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// ready waits (30 s at most) until the server accepts connections.
+func (c *cluster) ready() error {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		conn, err := pgx.Connect(context.Background(), base)
+		conn, err := pgx.Connect(context.Background(), c.url())
 		if err == nil {
 			conn.Close(context.Background())
-			return c, nil
+			return nil
 		}
 		if time.Now().After(deadline) {
-			c.stop()
-			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
-			return nil, fmt.Errorf("postgres did not accept connections: %v: %s", err, strings.TrimSpace(string(log)))
+			log, _ := os.ReadFile(filepath.Join(c.dir, "server.log"))
+			return fmt.Errorf("postgres did not accept connections: %v: %s", err, strings.TrimSpace(string(log)))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Server is a PostgreSQL server of one test's own, started from the
+// local binaries (never BOURDON_TEST_POSTGRES's server), which the test
+// may stop and start again on the same data: for tests of a database
+// restarted under load.
+type Server struct{ c *cluster }
+
+// NewServer starts a server for t, stopped when t ends. Like URL it
+// skips t (fails it in CI) when PostgreSQL is not installed.
+func NewServer(t testing.TB) *Server {
+	t.Helper()
+	c, err := start()
+	if err != nil {
+		unavailable(t, err)
+	}
+	t.Cleanup(c.stop)
+	return &Server{c: c}
+}
+
+// Migrated returns the URL of a new database on s, migrated to this
+// build's schema.
+func (s *Server) Migrated(t testing.TB) string {
+	t.Helper()
+	url := newDatabase(t, s.c.url())
+	if _, err := postgres.Migrate(context.Background(), url); err != nil {
+		t.Fatal(err)
+	}
+	return url
+}
+
+// Stop stops the server with a fast shutdown (every connection is cut,
+// open transactions roll back) and returns once it has exited.
+func (s *Server) Stop(t testing.TB) {
+	t.Helper()
+	if _, err := io.WriteString(s.c.alive, "stop\n"); err != nil {
+		t.Fatalf("stopping postgres: %v", err)
+	}
+	pid := filepath.Join(s.c.dir, "data", "postmaster.pid")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(pid); errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("postgres did not stop within 30 s")
+		}
+	}
+}
+
+// Start starts the stopped server again, on the same data and port, and
+// returns once it accepts connections.
+func (s *Server) Start(t testing.TB) {
+	t.Helper()
+	if _, err := io.WriteString(s.c.alive, "start\n"); err != nil {
+		t.Fatalf("starting postgres: %v", err)
+	}
+	if err := s.c.ready(); err != nil {
+		t.Fatal(err)
 	}
 }
 

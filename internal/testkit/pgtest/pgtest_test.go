@@ -25,3 +25,35 @@ func TestURLGivesAnEmptyDatabase(t *testing.T) {
 		t.Fatalf("%d tables in a new database", n)
 	}
 }
+
+func TestServerStopsAndStartsOnTheSameData(t *testing.T) {
+	s := NewServer(t)
+	u := s.Migrated(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)"); err != nil {
+		t.Fatal(err)
+	}
+	s.Stop(t)
+	if err := conn.Ping(ctx); err == nil {
+		t.Error("a connection survived the stop")
+	}
+	conn.Close(ctx)
+	if c, err := pgx.Connect(ctx, u); err == nil {
+		c.Close(ctx)
+		t.Fatal("connected to a stopped server")
+	}
+	s.Start(t)
+	conn, err = pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT n FROM kept").Scan(&n); err != nil || n != 7 {
+		t.Fatalf("after the restart: %d, %v", n, err)
+	}
+}

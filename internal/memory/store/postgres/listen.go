@@ -19,11 +19,15 @@ func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.L
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	backoff := 100 * time.Millisecond
+	const firstBackoff = 100 * time.Millisecond
+	backoff := firstBackoff
 	for ctx.Err() == nil {
-		err := s.listenOnce(ctx, changed)
+		listened, err := s.listenOnce(ctx, changed)
 		if ctx.Err() != nil {
 			return
+		}
+		if listened {
+			backoff = firstBackoff // an outage's backoff is not the next one's
 		}
 		log.Warn("lost the store's change notifications; reconnecting", "store", s.name, "err", err)
 		select {
@@ -35,28 +39,29 @@ func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.L
 	}
 }
 
-// listenOnce listens on one connection until it fails or ctx ends.
-func (s *Store) listenOnce(ctx context.Context, changed func(id string)) error {
+// listenOnce listens on one connection until it fails or ctx ends;
+// listened says whether it got as far as listening.
+func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listened bool, err error) {
 	cfg, err := pgx.ParseConfig(s.url)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = 5 * time.Second
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer conn.Close(context.Background())
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{Channel}.Sanitize()); err != nil {
-		return err
+		return false, err
 	}
 	changed("")
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return err
+			return true, err
 		}
 		changed(n.Payload)
 	}

@@ -153,24 +153,40 @@ func (s *Store) Stamps(ctx context.Context) ([]Stamp, error) {
 }
 
 func (s *Store) Manifest(ctx context.Context, id string) ([]byte, error) {
-	return oneBytes(ctx, s.pool, "SELECT data FROM bourdon_manifests WHERE agent_id = $1", id)
+	return s.oneBytes(ctx, s.pool, "SELECT data FROM bourdon_manifests WHERE agent_id = $1", id)
 }
 
 // Update runs fn in one transaction holding agent id's advisory lock.
 func (s *Store) Update(ctx context.Context, id string, fn func(store.Tx) error) error {
 	return s.locked(ctx, "agent:"+id, func(tx pgx.Tx) error {
-		return fn(&pgTx{ctx: ctx, tx: tx, id: id})
+		return fn(&pgTx{s: s, ctx: ctx, tx: tx, id: id})
 	})
 }
 
 // locked runs fn in a transaction holding the advisory lock named key.
 func (s *Store) locked(ctx context.Context, key string, fn func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", "bourdon:"+key); err != nil {
-			return err
-		}
-		return fn(tx)
-	})
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return s.failed(err)
+	}
+	defer tx.Rollback(context.Background()) // a no-op once committed
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", "bourdon:"+key); err != nil {
+		return s.failed(err)
+	}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return s.failed(tx.Commit(ctx))
+}
+
+// failed names the store in an error of the database (a lost connection,
+// a server shutting down), so that a caller's tool error says what
+// failed; nil stays nil.
+func (s *Store) failed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("the store %s failed: %w", s.name, err)
 }
 
 func (s *Store) VersionIDs(ctx context.Context, id string) ([]string, error) {
@@ -179,7 +195,7 @@ func (s *Store) VersionIDs(ctx context.Context, id string) ([]string, error) {
 }
 
 func (s *Store) Version(ctx context.Context, id, version string) ([]byte, error) {
-	return oneBytes(ctx, s.pool, "SELECT data FROM bourdon_versions WHERE agent_id = $1 AND version_id = $2", id, version)
+	return s.oneBytes(ctx, s.pool, "SELECT data FROM bourdon_versions WHERE agent_id = $1 AND version_id = $2", id, version)
 }
 
 func (s *Store) Provenance(ctx context.Context, id string) ([][]byte, error) {
@@ -200,7 +216,7 @@ func (s *Store) StagedPath(caller, id string) string {
 // advisory lock.
 func (s *Store) UpdateStaged(ctx context.Context, caller, id string, fn func(store.StagedTx) error) error {
 	return s.locked(ctx, "staged:"+caller+"/"+id, func(tx pgx.Tx) error {
-		return fn(&stagedTx{ctx: ctx, tx: tx, caller: caller, id: id})
+		return fn(&stagedTx{s: s, ctx: ctx, tx: tx, caller: caller, id: id})
 	})
 }
 
@@ -215,34 +231,37 @@ func (s *Store) ListStaged(ctx context.Context) ([]store.StagedEntry, error) {
 }
 
 func (s *Store) Staged(ctx context.Context, caller, id string) ([]byte, error) {
-	return oneBytes(ctx, s.pool, "SELECT data FROM bourdon_staged WHERE caller = $1 AND agent_id = $2", caller, id)
+	return s.oneBytes(ctx, s.pool, "SELECT data FROM bourdon_staged WHERE caller = $1 AND agent_id = $2", caller, id)
 }
 
 // oneBytes returns the one bytea a query selects (a manifest, a version,
 // a record of owned rows), os.ErrNotExist for none. A value larger than a
 // manifest may be is refused, as the directory backend refuses such a
 // file.
-func oneBytes(ctx context.Context, q querier, sql string, args ...any) ([]byte, error) {
+func (s *Store) oneBytes(ctx context.Context, q querier, sql string, args ...any) ([]byte, error) {
 	var data []byte
 	err := q.QueryRow(ctx, sql, args...).Scan(&data)
-	if errors.Is(err, pgx.ErrNoRows) {
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
 		return nil, os.ErrNotExist
-	}
-	if err == nil && len(data) > l5.MaxManifestBytes {
+	case err != nil:
+		return nil, s.failed(err)
+	case len(data) > l5.MaxManifestBytes:
 		return nil, fmt.Errorf("%d bytes, larger than the %d a manifest may be", len(data), l5.MaxManifestBytes)
 	}
-	return data, err
+	return data, nil
 }
 
 // pgTx is one agent's state in a transaction holding its lock.
 type pgTx struct {
+	s   *Store
 	ctx context.Context
 	tx  pgx.Tx
 	id  string
 }
 
 func (t *pgTx) Manifest() ([]byte, error) {
-	return oneBytes(t.ctx, t.tx, "SELECT data FROM bourdon_manifests WHERE agent_id = $1", t.id)
+	return t.s.oneBytes(t.ctx, t.tx, "SELECT data FROM bourdon_manifests WHERE agent_id = $1", t.id)
 }
 
 func (t *pgTx) Archive(data []byte, digest string, now time.Time) (string, error) {
@@ -251,7 +270,7 @@ func (t *pgTx) Archive(data []byte, digest string, now time.Time) (string, error
 		tag, err := t.tx.Exec(t.ctx, `INSERT INTO bourdon_versions (agent_id, version_id, data) VALUES ($1, $2, $3)
 			ON CONFLICT DO NOTHING`, t.id, v, data)
 		if err != nil {
-			return "", err
+			return "", t.s.failed(err)
 		}
 		if tag.RowsAffected() == 1 {
 			return v, nil
@@ -260,17 +279,17 @@ func (t *pgTx) Archive(data []byte, digest string, now time.Time) (string, error
 }
 
 func (t *pgTx) Version(version string) ([]byte, error) {
-	return oneBytes(t.ctx, t.tx, "SELECT data FROM bourdon_versions WHERE agent_id = $1 AND version_id = $2", t.id, version)
+	return t.s.oneBytes(t.ctx, t.tx, "SELECT data FROM bourdon_versions WHERE agent_id = $1 AND version_id = $2", t.id, version)
 }
 
 func (t *pgTx) Restore(version string, data []byte) error {
 	_, err := t.tx.Exec(t.ctx, "INSERT INTO bourdon_versions (agent_id, version_id, data) VALUES ($1, $2, $3)", t.id, version, data)
-	return err
+	return t.s.failed(err)
 }
 
 func (t *pgTx) Record(change []byte) error {
 	_, err := t.tx.Exec(t.ctx, "INSERT INTO bourdon_provenance (agent_id, record) VALUES ($1, $2)", t.id, string(change))
-	return err
+	return t.s.failed(err)
 }
 
 // Put writes the manifest, bumps its version and notifies Channel (which
@@ -280,39 +299,40 @@ func (t *pgTx) Put(data []byte, digest string) error {
 		ON CONFLICT (agent_id) DO UPDATE SET data = excluded.data, digest = excluded.digest,
 			version = bourdon_manifests.version + 1, updated_at = now()`, t.id, data, digest)
 	if err != nil {
-		return err
+		return t.s.failed(err)
 	}
 	_, err = t.tx.Exec(t.ctx, "SELECT pg_notify($1, $2)", Channel, t.id)
-	return err
+	return t.s.failed(err)
 }
 
 func (t *pgTx) Owned() ([]byte, error) {
-	return oneBytes(t.ctx, t.tx, "SELECT data FROM bourdon_export_owned WHERE agent_id = $1", t.id)
+	return t.s.oneBytes(t.ctx, t.tx, "SELECT data FROM bourdon_export_owned WHERE agent_id = $1", t.id)
 }
 
 func (t *pgTx) PutOwned(data []byte) error {
 	_, err := t.tx.Exec(t.ctx, `INSERT INTO bourdon_export_owned (agent_id, data) VALUES ($1, $2)
 		ON CONFLICT (agent_id) DO UPDATE SET data = excluded.data`, t.id, data)
-	return err
+	return t.s.failed(err)
 }
 
 type stagedTx struct {
+	s          *Store
 	ctx        context.Context
 	tx         pgx.Tx
 	caller, id string
 }
 
 func (t *stagedTx) Data() ([]byte, error) {
-	return oneBytes(t.ctx, t.tx, "SELECT data FROM bourdon_staged WHERE caller = $1 AND agent_id = $2", t.caller, t.id)
+	return t.s.oneBytes(t.ctx, t.tx, "SELECT data FROM bourdon_staged WHERE caller = $1 AND agent_id = $2", t.caller, t.id)
 }
 
 func (t *stagedTx) Put(data []byte) error {
 	_, err := t.tx.Exec(t.ctx, `INSERT INTO bourdon_staged (caller, agent_id, data) VALUES ($1, $2, $3)
 		ON CONFLICT (caller, agent_id) DO UPDATE SET data = excluded.data, staged_at = now()`, t.caller, t.id, data)
-	return err
+	return t.s.failed(err)
 }
 
 func (t *stagedTx) Remove() error {
 	_, err := t.tx.Exec(t.ctx, "DELETE FROM bourdon_staged WHERE caller = $1 AND agent_id = $2", t.caller, t.id)
-	return err
+	return t.s.failed(err)
 }

@@ -1,0 +1,363 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
+	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
+)
+
+// replicaCommits is how many commits each writer of the three-replica
+// tests makes: BOURDON_REPLICA_COMMITS, else 200 (issue 19's figure).
+func replicaCommits(t testing.TB) int {
+	if v := os.Getenv("BOURDON_REPLICA_COMMITS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("BOURDON_REPLICA_COMMITS=%q: want a positive count", v)
+		}
+		return n
+	}
+	return 200
+}
+
+// replicaSet is three `bourdon serve --store` sharing one database and one
+// registry of trusted members, one bearer token per writer.
+type replicaSet struct {
+	url      string
+	replicas []*server
+	tokens   []string
+}
+
+func startReplicas(t *testing.T, url string, n, writers int) *replicaSet {
+	t.Helper()
+	registry := filepath.Join(t.TempDir(), "federation.yaml")
+	rs := &replicaSet{url: url}
+	for w := range writers {
+		rs.tokens = append(rs.tokens, addMember(t, registry, fmt.Sprintf("writer-%d", w), "--tier", "trusted"))
+	}
+	for range n {
+		rs.replicas = append(rs.replicas, startHTTP(t, "--store", url, "--library", t.TempDir(), "--registry", registry, "--rate-limit", "off", "--quiet"))
+	}
+	return rs
+}
+
+// session connects writer w to replica r with its token.
+func (rs *replicaSet) session(t *testing.T, r, w int) *mcp.ClientSession {
+	t.Helper()
+	cs, err := connectAs(t, rs.replicas[r].url, rs.tokens[w], "2026-07-28")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// commitEntity commits one entity named name to agent, bounded by a
+// minute (a call that outlives it is a hang).
+func commitEntity(cs *mcp.ClientSession, agent, name string) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return cs.CallTool(ctx, &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
+		"agent_id": agent, "agent_type": "other",
+		"entities": []any{map[string]any{"name": name, "summary": "e2e"}},
+	}})
+}
+
+// callFailure says how a tool call failed: its error, or its tool
+// error's text; "" when it succeeded.
+func callFailure(res *mcp.CallToolResult, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	if res.IsError {
+		text, _ := mcptest.SingleText(res)
+		return "tool error: " + text
+	}
+	return ""
+}
+
+// entityNames reads agent's memory resource through cs.
+func entityNames(t *testing.T, cs *mcp.ClientSession, agent string) string {
+	t.Helper()
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "agent-library://agents/" + agent + "/memory"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Contents[0].Text
+}
+
+// waitForAll waits until agent's memory, read through every replica,
+// holds every name in want (the go test timeout bounds the wait); exact,
+// it also fails on more entities than want names.
+func (rs *replicaSet) waitForAll(t *testing.T, agent string, want []string, exact bool) {
+	t.Helper()
+	for r := range rs.replicas {
+		cs := rs.session(t, r, 0)
+		for {
+			text := entityNames(t, cs, agent)
+			missing := 0
+			for _, name := range want {
+				if !strings.Contains(text, `"name":"`+name+`"`) {
+					missing++
+				}
+			}
+			n := strings.Count(text, `"name":"w`)
+			if exact && n > len(want) {
+				t.Fatalf("replica %d: %s holds %d entities, %d written", r, agent, n, len(want))
+			}
+			if missing == 0 && (!exact || n == len(want)) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// rowCounts returns agent's manifest version and its provenance and
+// archived-version row counts, read from the database.
+func rowCounts(t *testing.T, url, agent string) (version, records, archived int64) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	err = conn.QueryRow(ctx, `SELECT (SELECT version FROM bourdon_manifests WHERE agent_id = $1),
+		(SELECT count(*) FROM bourdon_provenance WHERE agent_id = $1),
+		(SELECT count(*) FROM bourdon_versions WHERE agent_id = $1)`, agent).Scan(&version, &records, &archived)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return version, records, archived
+}
+
+// TestThreeReplicasEightWriters runs three `bourdon serve --store` on one
+// database; 8 writers with their own bearer tokens, spread over the
+// replicas, each commit replicaCommits entities, two writers on different
+// replicas per agent. Every commit is acknowledged, every replica ends up
+// serving every entity, and in the database each agent's version,
+// provenance records and archived versions count one per commit.
+func TestThreeReplicasEightWriters(t *testing.T) {
+	const writers, agents = 8, 4
+	commits := replicaCommits(t)
+	rs := startReplicas(t, pgtest.Migrated(t), 3, writers)
+	var wg sync.WaitGroup
+	failures := make(chan string, writers*commits)
+	for w := range writers {
+		cs := rs.session(t, w%3, w)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range commits {
+				res, err := commitEntity(cs, fmt.Sprintf("team-%d", w%agents), fmt.Sprintf("w%d-c%d", w, i))
+				if msg := callFailure(res, err); msg != "" {
+					failures <- fmt.Sprintf("writer %d commit %d: %s", w, i, msg)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(failures)
+	for f := range failures {
+		t.Error(f)
+	}
+	for a := range agents {
+		agent := fmt.Sprintf("team-%d", a)
+		var want []string
+		for w := a; w < writers; w += agents {
+			for i := range commits {
+				want = append(want, fmt.Sprintf("w%d-c%d", w, i))
+			}
+		}
+		rs.waitForAll(t, agent, want, true)
+		n := int64(len(want))
+		if version, records, archived := rowCounts(t, rs.url, agent); version != n || records != n || archived != n-1 {
+			t.Errorf("%s: version %d, %d provenance records, %d archived versions for %d commits", agent, version, records, archived, n)
+		}
+	}
+}
+
+// commitLoop commits entity w<w>-c<i> to agent through cs for i = 0, 1,
+// ... until done closes or handle, given each call's outcome, returns
+// false.
+func commitLoop(cs *mcp.ClientSession, w int, agent string, done <-chan struct{}, handle func(name string, res *mcp.CallToolResult, err error) bool) {
+	for i := 0; ; i++ {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		name := fmt.Sprintf("w%d-c%d", w, i)
+		if res, err := commitEntity(cs, agent, name); !handle(name, res, err) {
+			return
+		}
+	}
+}
+
+// checkAcknowledged waits until every replica serves every acknowledged
+// name (by agent), and checks that each agent's rows are whole: one
+// provenance record per manifest version, one archived version per write
+// but the first, and at least as many writes as acknowledgements (a write
+// whose answer was lost may be there too).
+func (rs *replicaSet) checkAcknowledged(t *testing.T, acked map[string][]string) {
+	t.Helper()
+	for agent, names := range acked {
+		rs.waitForAll(t, agent, names, false)
+		version, records, archived := rowCounts(t, rs.url, agent)
+		if records != version || archived != version-1 || version < int64(len(names)) {
+			t.Errorf("%s: version %d, %d provenance records, %d archived versions, %d acknowledged commits", agent, version, records, archived, len(names))
+		}
+	}
+}
+
+// TestThreeReplicasSurviveADatabaseRestart stops PostgreSQL (a fast
+// shutdown) under three replicas while writers commit through all of
+// them, and starts it again: meanwhile every call ends, as a tool error
+// saying the store failed (never a transport error or a hang: each call is
+// bounded by a minute); afterwards the replicas write again, every
+// replica serves every acknowledged commit, and the database holds each
+// write whole (one provenance record per version, one archived version per
+// write but the first).
+func TestThreeReplicasSurviveADatabaseRestart(t *testing.T) {
+	const writers, agents = 3, 2
+	db := pgtest.NewServer(t)
+	rs := startReplicas(t, db.Migrated(t), 3, writers)
+	var (
+		mu        sync.Mutex
+		acked     = map[string][]string{} // agent -> acknowledged names
+		refusals  = make(chan string, 100000)
+		ackCount  = make(chan struct{}, 100000)
+		done      = make(chan struct{})
+		wg        sync.WaitGroup
+		transport []string
+	)
+	for w := range writers {
+		cs := rs.session(t, w%3, w)
+		agent := fmt.Sprintf("team-%d", w%agents)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			commitLoop(cs, w, agent, done, func(name string, res *mcp.CallToolResult, err error) bool {
+				switch {
+				case err != nil:
+					mu.Lock()
+					transport = append(transport, fmt.Sprintf("writer %d: %v", w, err))
+					mu.Unlock()
+					return false
+				case res.IsError:
+					text, _ := mcptest.SingleText(res)
+					refusals <- text
+				default:
+					mu.Lock()
+					acked[agent] = append(acked[agent], name)
+					mu.Unlock()
+					ackCount <- struct{}{}
+				}
+				return true
+			})
+		}()
+	}
+	waitAcks := func(n int) {
+		for range n {
+			<-ackCount
+		}
+	}
+	waitAcks(30)
+	db.Stop(t)
+	drain := func() {
+		for len(ackCount) > 0 {
+			<-ackCount
+		}
+	}
+	for range 3 * writers {
+		text := <-refusals
+		if !strings.Contains(text, "the store "+postgres.Redact(rs.url)+" failed: ") {
+			t.Errorf("a commit while the database is down: %q does not say the store failed", text)
+		}
+	}
+	drain() // commits acknowledged before the stop
+	db.Start(t)
+	waitAcks(30) // the replicas write again
+	close(done)
+	wg.Wait()
+	for _, e := range transport {
+		t.Errorf("not a tool error: %s", e)
+	}
+	t.Logf("%d more commits refused while the database was down or starting", len(refusals))
+	rs.checkAcknowledged(t, acked)
+}
+
+// TestOneOfThreeReplicasKilledWhileTheOthersGoOn SIGKILLs one of three
+// replicas while 6 writers (two through each) commit to agents shared
+// across replicas: the writers of the other two replicas never fail and
+// go on committing, both survivors serve every acknowledged commit, and
+// every agent's rows are whole (the killed replica's write in flight is
+// all there or not at all).
+func TestOneOfThreeReplicasKilledWhileTheOthersGoOn(t *testing.T) {
+	const writers, agents = 6, 2
+	rs := startReplicas(t, pgtest.Migrated(t), 3, writers)
+	var (
+		mu       sync.Mutex
+		acked    = map[string][]string{}
+		failures []string
+		wg       sync.WaitGroup
+	)
+	survivorAcks := make(chan struct{}, 100000)
+	done := make(chan struct{})
+	for w := range writers {
+		r := w % 3
+		cs := rs.session(t, r, w)
+		agent := fmt.Sprintf("team-%d", w%agents)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			commitLoop(cs, w, agent, done, func(name string, res *mcp.CallToolResult, err error) bool {
+				if msg := callFailure(res, err); msg != "" {
+					if r != 0 {
+						mu.Lock()
+						failures = append(failures, fmt.Sprintf("writer %d on replica %d: %s", w, r, msg))
+						mu.Unlock()
+					}
+					return false // replica 0 is gone
+				}
+				mu.Lock()
+				acked[agent] = append(acked[agent], name)
+				mu.Unlock()
+				if r != 0 {
+					survivorAcks <- struct{}{}
+				}
+				return true
+			})
+		}()
+	}
+	for range 20 {
+		<-survivorAcks
+	}
+	rs.replicas[0].cmd.Process.Kill()
+	for len(survivorAcks) > 0 {
+		<-survivorAcks
+	}
+	for range 40 { // the others go on
+		<-survivorAcks
+	}
+	close(done)
+	wg.Wait()
+	for _, f := range failures {
+		t.Error(f)
+	}
+	rs.replicas = rs.replicas[1:]
+	rs.checkAcknowledged(t, acked)
+}
