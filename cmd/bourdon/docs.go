@@ -103,7 +103,7 @@ monikers and the number of problems ("bourdon docs check" lists them).`,
 // alone and returns the operator's view of it, internal documents
 // included: the same queries as the docs tools of serve --docs.
 func docsView(ctx context.Context, dirs []string) (knowledge.View, error) {
-	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: dirs})
+	kb, err := knowledge.Open(ctx, knowledge.Options{Dirs: dirs, Dictionary: spellingDictionary()})
 	if err != nil {
 		return knowledge.View{}, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 )
 
@@ -110,6 +111,15 @@ func (e embedderConfig) embedder() (embed.Embedder, error) {
 	return embed.NewHTTP(embed.HTTPConfig{Provider: embed.Provider(e.Provider), BaseURL: e.URL, Model: e.Model, Dim: e.Dim, Token: e.token, Timeout: 30 * time.Second})
 }
 
+// spellingDictionary keeps docs search's spelling repair to misspelt
+// words: WordNet when Debian's wordnet-base is installed, else none.
+func spellingDictionary() embed.Dictionary {
+	if d := wordnet.Default(); d != nil {
+		return d
+	}
+	return nil
+}
+
 // knowledgeBase opens the documentation graph joined with the memory
 // store; nil when no corpus is configured. f has been resolved
 // (docsFlags.resolve).
@@ -121,7 +131,7 @@ func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, re
 	if err != nil {
 		return nil, err
 	}
-	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Logger: log}
+	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Dictionary: spellingDictionary(), Logger: log}
 	if store != nil && emb == nil { // a restart reads the offline embedder back
 		opts.EmbedderCache = filepath.Join(store.Library().Root(), ".bourdon", "embedder")
 	}

@@ -35,6 +35,10 @@ type Options struct {
 	// a restart over the same corpus does not train it again; "" trains
 	// it at every load.
 	EmbedderCache string
+	// Dictionary, when set, tells real words from misspelt ones, so that
+	// search repairs only the misspelt (wordnet.Default, when installed);
+	// nil repairs any word the corpus lacks.
+	Dictionary embed.Dictionary
 	// Logger receives rebuilds and their failures; nil discards them.
 	Logger *slog.Logger
 	// Poll is how often Watch looks for changed files under Dirs;

@@ -9,7 +9,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/recall/docsearch"
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
-	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 )
 
 // embedDim is the dimension of the offline embedder.
@@ -41,10 +40,7 @@ func loadCorpus(ctx context.Context, opts Options, stamp uint64, log *slog.Logge
 		}
 		c.graph, c.problems = loaded.Graph, loaded.Problems
 	}
-	var ixOpts docsearch.Options
-	if d := wordnet.Default(); d != nil {
-		ixOpts.Dictionary = d
-	}
+	ixOpts := docsearch.Options{Dictionary: opts.Dictionary}
 	emb := opts.Embedder
 	if emb == nil {
 		m := docsearch.TrainEmbedder
