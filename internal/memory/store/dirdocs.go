@@ -1,0 +1,174 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+)
+
+// DirDocuments keeps documents as files under one directory, read and
+// written through an fsutil.Tree (a symbolic link that leads out of it is
+// refused, not followed). Writes are atomic (a temporary file renamed
+// over the old one).
+type DirDocuments struct {
+	tree fsutil.Tree
+	perm os.FileMode // of the files written; directories get the x bits of the r bits
+}
+
+var _ Documents = (*DirDocuments)(nil)
+
+// NewDirDocuments returns the documents under root, whose files are
+// written with mode perm (0o600 for a private one).
+func NewDirDocuments(root string, perm os.FileMode) *DirDocuments {
+	return &DirDocuments{tree: fsutil.NewTree(root), perm: perm}
+}
+
+// Root returns the directory.
+func (d *DirDocuments) Root() string { return d.tree.Dir() }
+
+func (d *DirDocuments) path(name string) (string, error) {
+	if err := CheckDocumentName(name); err != nil {
+		return "", err
+	}
+	return filepath.Join(d.tree.Dir(), filepath.FromSlash(name)), nil
+}
+
+// Where returns the file's path.
+func (d *DirDocuments) Where(name string) string {
+	return filepath.Join(d.tree.Dir(), filepath.FromSlash(name))
+}
+
+// Read reads the file, refusing anything but a regular one.
+func (d *DirDocuments) Read(_ context.Context, name string, limit int64) ([]byte, Revision, error) {
+	p, err := d.path(name)
+	if err != nil {
+		return nil, NoRevision, err
+	}
+	f, err := d.tree.OpenRegular(p)
+	if err != nil {
+		return nil, NoRevision, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, NoRevision, err
+	}
+	data, err := fsutil.ReadOpen(f, limit)
+	if err != nil {
+		return nil, NoRevision, err
+	}
+	return data, revisionOf(fi), nil
+}
+
+// Revision stats the file.
+func (d *DirDocuments) Revision(_ context.Context, name string) (Revision, error) {
+	p, err := d.path(name)
+	if err != nil {
+		return NoRevision, err
+	}
+	fi, err := d.tree.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return NoRevision, nil
+	}
+	if err != nil {
+		return NoRevision, err
+	}
+	return revisionOf(fi), nil
+}
+
+// Write replaces the file atomically, creating its directory.
+func (d *DirDocuments) Write(_ context.Context, name string, data []byte) (Revision, error) {
+	p, err := d.path(name)
+	if err != nil {
+		return NoRevision, err
+	}
+	if err := d.tree.MkdirAll(filepath.Dir(p), d.dirPerm()); err != nil {
+		return NoRevision, err
+	}
+	if err := d.tree.WriteAtomic(p, data, d.perm); err != nil {
+		return NoRevision, err
+	}
+	fi, err := d.tree.Stat(p)
+	if err != nil {
+		return NoRevision, err
+	}
+	return revisionOf(fi), nil
+}
+
+// dirPerm is perm with an x bit wherever it has an r bit.
+func (d *DirDocuments) dirPerm() os.FileMode { return d.perm | (d.perm&0o444)>>2 }
+
+// Remove removes the file.
+func (d *DirDocuments) Remove(_ context.Context, name string) error {
+	p, err := d.path(name)
+	if err != nil {
+		return err
+	}
+	if err := d.tree.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// List lists the regular files of dir (subdirectories, links and files
+// whose names start with a dot, such as temporary files, are left out).
+func (d *DirDocuments) List(_ context.Context, dir string) ([]DocumentInfo, error) {
+	p := d.tree.Dir()
+	if dir != "" {
+		var err error
+		if p, err = d.path(dir); err != nil {
+			return nil, err
+		}
+	}
+	entries, err := d.tree.ReadDir(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []DocumentInfo
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		fi, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since the listing
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, DocumentInfo{Name: path.Join(dir, e.Name()), Revision: revisionOf(fi), Modified: fi.ModTime()})
+	}
+	return out, nil
+}
+
+// Lock takes the lock file called name (see fsutil.Lock).
+func (d *DirDocuments) Lock(ctx context.Context, name string) (func(), error) {
+	p, err := d.path(name)
+	if err != nil {
+		return nil, err
+	}
+	return d.tree.Lock(ctx, p)
+}
+
+// CheckDocumentName says what is wrong with name as a document's name.
+func CheckDocumentName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("a document needs a name")
+	case len(name) > 1024:
+		return fmt.Errorf("a document name of %d bytes is longer than 1024", len(name))
+	case strings.ContainsAny(name, "\\\x00") || path.Clean(name) != name || !fs.ValidPath(name):
+		return fmt.Errorf("document name %q is not a relative slash-separated path", name)
+	}
+	return nil
+}
