@@ -228,10 +228,13 @@ func TestAuditPartitionsAndRetention(t *testing.T) {
 
 func TestAuditIsAppendOnly(t *testing.T) {
 	url := pgtest.Migrated(t)
-	record(t, trust.NewAudit(pgtest.Open(t, url).AuditLog()), trust.Entry{Agent: "a", Op: "op"})
+	record(t, trust.NewAudit(pgtest.Open(t, url).AuditLog()), trust.Entry{TS: ts(0, 0), Agent: "a", Op: "op"})
+	month := "bourdon_audit_2026_06"
 	for _, sql := range []string{
 		"UPDATE bourdon_audit SET agent = 'b'",
 		"DELETE FROM bourdon_audit",
+		"DELETE FROM " + month,
+		"UPDATE " + month + " SET detail = 'x'",
 	} {
 		if err := exec(t, url, sql); err == nil || !contains(err, "append-only") {
 			t.Errorf("%s: %v", sql, err)
