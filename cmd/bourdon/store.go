@@ -154,14 +154,19 @@ func openWriter(ctx context.Context, dir, url string) (*commit.Writer, func(), e
 	if url == "" {
 		return commit.New(dir), func() {}, nil
 	}
-	if err := postgres.CheckURL(url); err != nil {
-		return nil, nil, fmt.Errorf("--store: %w", err)
-	}
-	pg, err := postgres.Open(ctx, url)
+	pg, err := openPostgres(ctx, url)
 	if err != nil {
 		return nil, nil, err
 	}
 	return commit.OnStore(pg), pg.Close, nil
+}
+
+// openPostgres opens the PostgreSQL store a --store flag names.
+func openPostgres(ctx context.Context, url string) (*postgres.Store, error) {
+	if err := postgres.CheckURL(url); err != nil {
+		return nil, fmt.Errorf("--store: %w", err)
+	}
+	return postgres.Open(ctx, url)
 }
 
 // openLibrary opens what bourdon serve reads and writes: the library

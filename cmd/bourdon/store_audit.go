@@ -49,10 +49,7 @@ func openAudit(ctx context.Context, path, url string) (*trust.Audit, func(), err
 	if url == "" {
 		return trust.OpenAudit(path), func() {}, nil
 	}
-	if err := postgres.CheckURL(url); err != nil {
-		return nil, nil, fmt.Errorf("--store: %w", err)
-	}
-	pg, err := postgres.Open(ctx, url)
+	pg, err := openPostgres(ctx, url)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -155,10 +152,7 @@ one by one: the log is append-only. See docs/deploy.md.`,
 			if err != nil {
 				return cliFail(cmd, fmt.Errorf("--before %q: name a month, such as 2026-01", before))
 			}
-			if err := postgres.CheckURL(url); err != nil {
-				return cliFail(cmd, fmt.Errorf("--store: %w", err))
-			}
-			pg, err := postgres.Open(cmd.Context(), url)
+			pg, err := openPostgres(cmd.Context(), url)
 			if err != nil {
 				return cliFail(cmd, err)
 			}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
@@ -270,5 +272,40 @@ func TestAuditImportAndEach(t *testing.T) {
 	}
 	if _, err := log.Import(ctx, each); err == nil || !contains(err, "already has entries") {
 		t.Errorf("a second import: %v", err)
+	}
+}
+
+// TestAuditOfADownDatabase: while the database is down, a call is
+// answered all the same and the audit write fails with an error naming
+// the store (never its password); once it is back, entries are recorded
+// again, without a restart.
+func TestAuditOfADownDatabase(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := srv.Migrated(t)
+	audit := trust.NewAudit(pgtest.Open(t, url).AuditLog())
+	lib := mcptest.CopyDir(t, filepath.Join("..", "..", "..", "..", "testdata", "conformance", "fed_seed_library"))
+	server, _ := mcptest.NewServer(t, lib, mcpserver.Options{Audit: audit})
+	cs := mcptest.Connect(t, server.Server, "in-memory")
+	find := func() {
+		t.Helper()
+		if _, res := mcptest.CallJSON(t, cs, "find_entity", map[string]any{"name": "Payments API"}); res.IsError {
+			t.Fatalf("find_entity: %v", res.Content)
+		}
+	}
+	srv.Stop(t)
+	find()
+	err := audit.Record(trust.Entry{Agent: "a", Op: "op"})
+	if err == nil || !contains(err, "the store postgres://") {
+		t.Errorf("recording into a stopped database: %v", err)
+	}
+	srv.Start(t)
+	// Each pooled connection the restart cut may fail one write before
+	// the pool replaces it; this test used one or two.
+	for range 5 {
+		find()
+	}
+	es, err := audit.Entries(trust.AuditFilter{})
+	if err != nil || len(es) == 0 || es[0].Op != "find_entity" {
+		t.Errorf("entries after the restart: %v (%v)", es, err)
 	}
 }
