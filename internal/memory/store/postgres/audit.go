@@ -114,10 +114,18 @@ func (l *AuditLog) ensureMonth(ctx context.Context, month time.Time) error {
 	return pgx.BeginFunc(ctx, l.s.pool, func(tx pgx.Tx) error { return createMonth(ctx, tx, month) })
 }
 
-// createMonth creates month's partition in tx unless it exists, under a
-// lock that keeps replicas starting together from racing.
+// lockPartitions takes, for the rest of tx, the lock under which the
+// audit log's partitions are made, dropped and copied into: replicas
+// starting together do not race to create a month, nor two copies to
+// fill one log.
+func lockPartitions(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('bourdon:audit-partitions', 0))")
+	return err
+}
+
+// createMonth creates month's partition in tx unless it exists.
 func createMonth(ctx context.Context, tx pgx.Tx, month time.Time) error {
-	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('bourdon:audit-partitions', 0))"); err != nil {
+	if err := lockPartitions(ctx, tx); err != nil {
 		return err
 	}
 	const layout = "2006-01-02 15:04:05+00"
@@ -247,6 +255,9 @@ func (l *AuditLog) page(ctx context.Context, f trust.AuditFilter, after *auditKe
 func (l *AuditLog) Import(ctx context.Context, each func(yield func(trust.Entry) error) error) (int, error) {
 	n := 0
 	err := pgx.BeginFunc(ctx, l.s.pool, func(tx pgx.Tx) error {
+		if err := lockPartitions(ctx, tx); err != nil {
+			return err
+		}
 		var has bool
 		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM bourdon_audit)").Scan(&has); err != nil {
 			return err
@@ -310,7 +321,7 @@ func (l *AuditLog) Prune(ctx context.Context, before time.Time) (PruneStats, err
 		return st, fmt.Errorf("prune the audit log before the start of a month, not %s", before.Format(time.RFC3339))
 	}
 	err := pgx.BeginFunc(ctx, l.s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('bourdon:audit-partitions', 0))"); err != nil {
+		if err := lockPartitions(ctx, tx); err != nil {
 			return err
 		}
 		rows, _ := tx.Query(ctx, `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
