@@ -20,16 +20,17 @@ import (
 // Rows are append-only (a trigger refuses updates and deletes); dropping
 // whole months (Prune) is the retention operation.
 type AuditLog struct {
-	s      *Store
-	mu     sync.Mutex
-	months map[time.Time]bool // months whose partition exists or was tried
+	s     *Store
+	mu    sync.Mutex
+	made  map[time.Time]bool // months whose partition exists
+	retry time.Time          // after a failure to make one, no new try before this
 }
 
 var _ trust.AuditLog = (*AuditLog)(nil)
 
 // AuditLog returns the store's audit log.
 func (s *Store) AuditLog() *AuditLog {
-	return &AuditLog{s: s, months: map[time.Time]bool{}}
+	return &AuditLog{s: s, made: map[time.Time]bool{}}
 }
 
 const (
@@ -86,22 +87,31 @@ func (l *AuditLog) Append(e trust.Entry) error {
 	return nil
 }
 
-// ensureAhead makes sure, once per process, that month and the next have
-// their partitions: a server that runs past the end of a month creates
-// the following one with its first entry of the new month. A failure
-// (a role that may not create tables) is not retried; the rows go to the
-// DEFAULT partition.
+// partitionRetry is how long Append waits after failing to make a
+// partition before it tries again.
+const partitionRetry = time.Minute
+
+// ensureAhead makes sure that month and the next have their partitions:
+// a server that runs past the end of a month creates the following one
+// with its first entry of the new month. Meanwhile, and when that fails
+// (the database is down, or the role may not create tables: tried again
+// a minute later), rows go to the DEFAULT partition.
 func (l *AuditLog) ensureAhead(ctx context.Context, month time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.months[month] {
+	next := month.AddDate(0, 1, 0)
+	if l.made[month] && l.made[next] || time.Now().Before(l.retry) {
 		return
 	}
-	for _, m := range []time.Time{month, month.AddDate(0, 1, 0)} {
-		if !l.months[m] {
-			l.months[m] = true
-			_ = l.ensureMonth(ctx, m)
+	for _, m := range []time.Time{month, next} {
+		if l.made[m] {
+			continue
 		}
+		if err := l.ensureMonth(ctx, m); err != nil {
+			l.retry = time.Now().Add(partitionRetry)
+			return
+		}
+		l.made[m] = true
 	}
 }
 
