@@ -3,8 +3,10 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	neturl "net/url"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -307,5 +309,47 @@ func TestAuditOfADownDatabase(t *testing.T) {
 	es, err := audit.Entries(trust.AuditFilter{})
 	if err != nil || len(es) == 0 || es[0].Op != "find_entity" {
 		t.Errorf("entries after the restart: %v (%v)", es, err)
+	}
+}
+
+// TestAuditUnderARoleThatCannotErase: replicas run as a role granted only
+// SELECT and INSERT on the log (deploy.md's advice) record and read
+// entries, their months in the DEFAULT partition since they cannot make
+// partitions, and can neither delete entries nor drop a partition.
+func TestAuditUnderARoleThatCannotErase(t *testing.T) {
+	url := pgtest.Migrated(t)
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := "auditor_" + strings.TrimPrefix(u.Path, "/")
+	if err := exec(t, url, fmt.Sprintf(`CREATE ROLE %[1]s LOGIN PASSWORD 'secret';
+		GRANT SELECT ON bourdon_schema_migrations TO %[1]s;
+		GRANT SELECT, INSERT ON bourdon_audit TO %[1]s;
+		GRANT USAGE ON SEQUENCE bourdon_audit_seq TO %[1]s`, role)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = exec(t, url, fmt.Sprintf("DROP OWNED BY %[1]s; DROP ROLE %[1]s", role)) })
+	u.User = neturl.UserPassword(role, "secret")
+	replica := u.String()
+	log := pgtest.Open(t, replica).AuditLog()
+	if err := log.Prepare(context.Background(), time.Date(2032, 3, 1, 0, 0, 0, 0, time.UTC)); err == nil {
+		t.Error("a role without CREATE made partitions")
+	}
+	a := trust.NewAudit(log)
+	record(t, a, trust.Entry{TS: trust.FormatTS(time.Date(2032, 3, 5, 0, 0, 0, 0, time.UTC)), Agent: "a", Op: "op"})
+	if es, err := a.Entries(trust.AuditFilter{}); err != nil || len(es) != 1 {
+		t.Fatalf("entries: %v (%v)", es, err)
+	}
+	if n := count(t, url, "bourdon_audit_default"); n != 1 {
+		t.Errorf("%d rows in the default partition, want 1", n)
+	}
+	for _, sql := range []string{"DELETE FROM bourdon_audit", "DROP TABLE bourdon_audit_default", "TRUNCATE bourdon_audit"} {
+		if err := exec(t, replica, sql); err == nil {
+			t.Errorf("the replica's role ran %s", sql)
+		}
+	}
+	if n := count(t, url, "bourdon_audit"); n != 1 {
+		t.Errorf("%d entries left, want 1", n)
 	}
 }
