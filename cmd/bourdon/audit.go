@@ -13,7 +13,7 @@ import (
 
 func newAuditCommand() *cobra.Command {
 	var f trust.AuditFilter
-	var path, since string
+	var path, since, url string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "audit",
@@ -24,7 +24,8 @@ reference's table (ts, decision, agent, op, ns=namespace, detail), or with
 --json the log's own JSON lines. At most --limit entries are shown (0 for no
 limit; a note on stderr says when the limit cut the list short). The log is
 read backwards from its end, so the time taken follows the entries shown, not
-the size of the log.
+the size of the log. With --store, the entries are those every replica of a
+PostgreSQL store wrote, in time order (see docs/deploy.md).
 
 --since takes a date (midnight UTC) or an RFC 3339 time (a time without a
 zone is UTC).`,
@@ -40,15 +41,23 @@ zone is UTC).`,
 				}
 				f.Since = t
 			}
-			if path == "" {
+			if path != "" && url != "" {
+				return fmt.Errorf("--audit-log and --store name two logs: give one")
+			}
+			if path == "" && url == "" {
 				var err error
 				if path, err = trust.DefaultAuditPath(os.Getenv); err != nil {
 					return err
 				}
 			}
+			audit, closeAudit, err := openAudit(cmd.Context(), path, url)
+			if err != nil {
+				return err
+			}
+			defer closeAudit()
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			n := 0
-			full, err := trust.OpenAudit(path).Recent(f, func(e trust.Entry) bool {
+			full, err := audit.Recent(f, func(e trust.Entry) bool {
 				n++
 				if asJSON {
 					out.Write(e.Line())
@@ -82,6 +91,7 @@ zone is UTC).`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entries as JSON lines, the log's own format")
 	cmd.Flags().BoolVar(&asJSON, "export", false, "the reference's spelling of --json")
 	cmd.Flags().StringVar(&path, "audit-log", "", "audit log to read (default $"+trust.AuditEnv+" or ~/.bourdon/audit.jsonl)")
+	cmd.Flags().StringVar(&url, "store", "", "read the audit log of this PostgreSQL store (postgres://...) instead of a file")
 	_ = cmd.Flags().MarkHidden("denials")
 	_ = cmd.Flags().MarkHidden("export")
 	return cmd

@@ -50,8 +50,9 @@ func addrLimiter(limit trust.RateLimit, label string, metrics *mcpmetrics.Metric
 // runs without authentication or with --no-oauth: with --oauth-issuer it
 // accepts that provider's JWTs, otherwise it runs the built-in
 // authorization server (which needs https, or a loopback address). It
-// sets auth.OAuth and returns what to mount next to /mcp.
-func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, metrics *mcpmetrics.Metrics, base string, stderr io.Writer, log *slog.Logger) (func(*http.ServeMux), error) {
+// sets auth.OAuth and returns what to mount next to /mcp. The built-in
+// server records its decisions in audit, the server's audit log.
+func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, metrics *mcpmetrics.Metrics, audit *trust.Audit, base string, stderr io.Writer, log *slog.Logger) (func(*http.ServeMux), error) {
 	if auth == nil || f.noOAuth {
 		return nil, nil
 	}
@@ -76,7 +77,7 @@ func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, metrics *
 	}
 	as := authserver.New(authserver.Config{
 		Issuer: base, Resource: res.URL, Registry: auth.Registry,
-		Store: authserver.OpenStore(authserver.DefaultStorePath(f.registry)), Audit: trust.OpenAudit(f.auditLog), Logger: log,
+		Store: authserver.OpenStore(authserver.DefaultStorePath(f.registry)), Audit: audit, Logger: log,
 		LimitRegistration: addrLimiter(registrationLimit, "oauth_register", metrics).Guard,
 		LimitRequests:     addrLimiter(oauthRequestLimit, "oauth_requests", metrics).Guard,
 	})

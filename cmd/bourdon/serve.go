@@ -229,7 +229,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		Version:       buildVersion(),
 		Machine:       cfg.machine,
 		Logger:        log,
-		Audit:         trust.OpenAudit(cfg.auditLog),
+		Audit:         serverAudit(ctx, cfg.auditLog, writer.Store(), log),
 		Writer:        writer,
 		DeeperL2:      l2,
 		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout},
@@ -407,7 +407,7 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 	if u := f.remote.publicURL; u != nil {
 		base = origin(u)
 	}
-	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, parts.metrics, base, stderr, log)
+	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, parts.metrics, parts.dashboard.Audit, base, stderr, log)
 	if err != nil {
 		ln.Close()
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // storeFlagHelp describes --store wherever a command takes it.
@@ -30,7 +31,9 @@ on serve, history and staging). See docs/deploy.md.
 
   migrate --store URL   create or upgrade the database's schema (refuses a newer one)
   copy SRC DST          copy a library (manifests, history, staged writes) byte for byte;
-                        SRC and DST are each a directory or a postgres:// URL`,
+                        SRC and DST are each a directory or a postgres:// URL; the audit
+                        log comes along (--audit-log is the directory side's file)
+  prune-audit           drop a PostgreSQL store's audit entries older than a month`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
@@ -47,6 +50,9 @@ on serve, history and staging). See docs/deploy.md.
 			if err != nil {
 				return cliFail(cmd, err)
 			}
+			if err := prepareAudit(cmd.Context(), url); err != nil {
+				return cliFail(cmd, err)
+			}
 			if len(applied) == 0 {
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: schema version %d, nothing to do\n", postgres.Redact(url), postgres.SchemaVersion())
 				return nil
@@ -56,6 +62,8 @@ on serve, history and staging). See docs/deploy.md.
 		},
 	}
 	migrate.Flags().StringVar(&url, "store", "", "the database (postgres://user@host/db)")
+	var auditLog string
+	var noAudit bool
 	copyCmd := &cobra.Command{
 		Use:   "copy SRC DST",
 		Short: "Copy a library between a directory and a PostgreSQL store",
@@ -72,15 +80,31 @@ on serve, history and staging). See docs/deploy.md.
 				return cliFail(cmd, err)
 			}
 			defer closeDst()
+			var audit *auditCopy
+			if !noAudit {
+				if audit, err = newAuditCopy(auditLog, src, dst); err != nil {
+					return cliFail(cmd, err)
+				}
+			}
 			st, err := commit.Copy(ctx, src, dst)
 			if err != nil {
 				return cliFail(cmd, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "copied %d agents (%d archived versions, %d provenance records) and %d staged writes\n", st.Agents, st.Versions, st.Records, st.Staged)
+			if audit != nil {
+				n, skipped, err := audit.run(ctx, cmd.ErrOrStderr())
+				if err != nil {
+					return cliFail(cmd, err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "copied %d audit entries (%d lines skipped)\n", n, skipped)
+			}
 			return nil
 		},
 	}
-	cmd.AddCommand(migrate, copyCmd)
+	auditPath, _ := trust.DefaultAuditPath(os.Getenv)
+	copyCmd.Flags().StringVar(&auditLog, "audit-log", auditPath, "the audit log file of the directory side (BOURDON_AUDIT_PATH)")
+	copyCmd.Flags().BoolVar(&noAudit, "no-audit", false, "leave the audit log out of the copy")
+	cmd.AddCommand(migrate, copyCmd, newPruneAuditCommand())
 	return cmd
 }
 
@@ -130,14 +154,19 @@ func openWriter(ctx context.Context, dir, url string) (*commit.Writer, func(), e
 	if url == "" {
 		return commit.New(dir), func() {}, nil
 	}
-	if err := postgres.CheckURL(url); err != nil {
-		return nil, nil, fmt.Errorf("--store: %w", err)
-	}
-	pg, err := postgres.Open(ctx, url)
+	pg, err := openPostgres(ctx, url)
 	if err != nil {
 		return nil, nil, err
 	}
 	return commit.OnStore(pg), pg.Close, nil
+}
+
+// openPostgres opens the PostgreSQL store a --store flag names.
+func openPostgres(ctx context.Context, url string) (*postgres.Store, error) {
+	if err := postgres.CheckURL(url); err != nil {
+		return nil, fmt.Errorf("--store: %w", err)
+	}
+	return postgres.Open(ctx, url)
 }
 
 // openLibrary opens what bourdon serve reads and writes: the library

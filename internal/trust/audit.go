@@ -3,18 +3,12 @@ package trust
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"time"
 	"unicode/utf8"
-
-	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // AuditEnv names the environment variable that overrides the audit log
@@ -153,30 +147,49 @@ func ParseEntry(line []byte) (Entry, bool) {
 
 // Audit is the append-only audit log, the reference's audit.jsonl: one
 // line per federation call, allowed or denied, never token material.
-// Nothing here rewrites or truncates it. A nil *Audit records nothing.
-// An Audit is safe for concurrent use.
+// Nothing here rewrites or truncates it. Where the entries are kept is
+// its AuditLog: the file by default (OpenAudit), or a database shared by
+// several replicas (NewAudit with store/postgres's log). A nil *Audit
+// records nothing. An Audit is safe for concurrent use.
 type Audit struct {
-	path string
+	path string // the file's path; "" for another AuditLog
+	log  AuditLog
 	now  func() time.Time
-	mu   sync.Mutex
 }
 
-// OpenAudit returns the audit log stored at path. Nothing is opened until
-// the first Record or Entries.
+// AuditLog is where an Audit keeps its entries and reads them back.
+// Implementations are safe for concurrent use.
+type AuditLog interface {
+	// Append adds one entry, complete: TS, Namespace and Decision set.
+	Append(e Entry) error
+	// Recent calls fn with the matching entries, newest first, as
+	// Audit.Recent documents.
+	Recent(f AuditFilter, fn func(Entry) bool) (full bool, err error)
+}
+
+// OpenAudit returns the audit log stored in the file at path. Nothing is
+// opened until the first Record or Entries.
 func OpenAudit(path string) *Audit {
-	return &Audit{path: path, now: time.Now}
+	return &Audit{path: path, log: &auditFile{path: path}, now: time.Now}
 }
 
-// Path returns the log's path.
+// NewAudit returns the audit log kept in log.
+func NewAudit(log AuditLog) *Audit {
+	return &Audit{log: log, now: time.Now}
+}
+
+// Path returns the log's file, or "" when it is not kept in a file.
 func (a *Audit) Path() string { return a.path }
 
 // Record appends one entry. An empty TS is set to now, an empty Namespace
-// to AnyNamespace and an empty Decision to Allow. The parent directory is
-// created (mode 0700) and the file too (mode 0600). A write that fails
+// to AnyNamespace and an empty Decision to Allow. A write that fails
 // returns the error for the caller to log; it must never fail the call
-// being audited. If the file ends in a torn line (a writer died
-// mid-line), the new entry starts on a line of its own instead of being
-// glued to the fragment, which the reference's writer would do.
+// being audited.
+//
+// In a file, the parent directory is created (mode 0700) and the file too
+// (mode 0600). If the file ends in a torn line (a writer died mid-line),
+// the new entry starts on a line of its own instead of being glued to the
+// fragment, which the reference's writer would do.
 func (a *Audit) Record(e Entry) error {
 	if a == nil {
 		return nil
@@ -186,7 +199,7 @@ func (a *Audit) Record(e Entry) error {
 		if a.now != nil {
 			now = a.now
 		}
-		e.TS = now().UTC().Format("2006-01-02T15:04:05.000000Z")
+		e.TS = FormatTS(now())
 	}
 	if e.Namespace == "" {
 		e.Namespace = AnyNamespace
@@ -194,37 +207,12 @@ func (a *Audit) Record(e Entry) error {
 	if e.Decision == "" {
 		e.Decision = Allow
 	}
-	line := append(e.Line(), '\n')
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if err := a.append(line); err != nil {
-		return fmt.Errorf("audit log %s: %w", a.path, err)
-	}
-	return nil
+	return a.log.Append(e)
 }
 
-func (a *Audit) append(line []byte) error {
-	if err := os.MkdirAll(filepath.Dir(a.path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(a.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	fi, err := f.Stat()
-	if err == nil && fi.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-			line = append([]byte{'\n'}, line...)
-		}
-	}
-	// One write of the whole line: appends from other processes do not
-	// interleave with it.
-	_, err = f.Write(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+// FormatTS returns t as an entry's TS: UTC, microseconds, a Z.
+func FormatTS(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000000Z")
 }
 
 // RecordDecision appends the entry of a decision (Decision.Entry).
@@ -275,100 +263,22 @@ func (a *Audit) Entries(f AuditFilter) ([]Entry, error) {
 	return out, nil
 }
 
-// MaxAuditLine bounds one line of the log for Recent; a longer line is
-// skipped as unreadable.
+// MaxAuditLine bounds one line of the log: a longer line is skipped as
+// unreadable, and a database refuses an entry whose line would be longer.
 const MaxAuditLine = 1 << 20
 
-// sinceSlack is how far before Since Recent keeps reading: entries are
-// appended in time order, but writers in several processes may interleave
-// by a little.
-const sinceSlack = time.Minute
-
-// Recent calls fn with the matching entries, newest first, reading the log
-// backwards from its end in blocks, so that the cost follows the entries
-// shown rather than the size of the log, and memory stays bounded by one
-// block and one line. It stops after f.Limit matches (0 or less: no
-// limit), when fn returns false, or, with f.Since set, at the first entry
-// more than a minute older than Since. Blank, unparseable and overlong
-// lines are skipped. A missing log has no entries. full is true when it
-// stopped because the limit was reached: older matches may exist.
+// Recent calls fn with the matching entries, newest first. It stops after
+// f.Limit matches (0 or less: no limit) or when fn returns false. full is
+// true when it stopped because the limit was reached: older matches may
+// exist. A log with nothing in it has no entries.
+//
+// A file is read backwards from its end in blocks, so that the cost
+// follows the entries shown rather than the size of the log, and memory
+// stays bounded by one block and one line; with f.Since set, reading stops
+// at the first entry more than a minute older than Since. Blank,
+// unparseable and overlong lines are skipped.
 func (a *Audit) Recent(f AuditFilter, fn func(Entry) bool) (full bool, err error) {
-	file, err := fsutil.OpenRegular(a.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	defer file.Close()
-	fi, err := file.Stat()
-	if err != nil {
-		return false, err
-	}
-	const block = 64 << 10
-	n := 0
-	stop := false
-	// line handles one line; it reports whether to go on.
-	line := func(b []byte) bool {
-		e, ok := ParseEntry(b)
-		if !ok {
-			return true
-		}
-		if !f.Since.IsZero() {
-			if t, ok := e.Time(); ok && t.Before(f.Since.Add(-sinceSlack)) {
-				return false
-			}
-		}
-		if !f.match(e) {
-			return true
-		}
-		n++
-		if !fn(e) {
-			return false
-		}
-		if f.Limit > 0 && n >= f.Limit {
-			full = true
-			return false
-		}
-		return true
-	}
-	var tail []byte   // the start of a line whose end was in a later block
-	skipping := false // tail overflowed: drop the rest of that line
-	buf := make([]byte, block)
-	for pos := fi.Size(); pos > 0 && !stop; {
-		size := int64(min(block, pos))
-		pos -= size
-		chunk := buf[:size]
-		if _, err := file.ReadAt(chunk, pos); err != nil && err != io.EOF {
-			return full, fmt.Errorf("reading audit log %s: %w", a.path, err)
-		}
-		data := append(slices.Clip(chunk), tail...)
-		for !stop {
-			i := bytes.LastIndexByte(data, '\n')
-			if i < 0 {
-				break
-			}
-			switch {
-			case skipping:
-				skipping = false
-			case len(data)-i-1 > MaxAuditLine:
-				// overlong: skipped
-			case !line(data[i+1:]):
-				stop = true
-			}
-			data = data[:i]
-		}
-		if !stop {
-			tail = append(tail[:0:0], data...)
-			if len(tail) > MaxAuditLine {
-				tail, skipping = nil, true
-			}
-		}
-	}
-	if !stop && !skipping && len(tail) > 0 && len(tail) <= MaxAuditLine {
-		line(tail)
-	}
-	return full, nil
+	return a.log.Recent(f, fn)
 }
 
 // TableRow returns the entry as one row of the reference's "bourdon

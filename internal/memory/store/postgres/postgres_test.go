@@ -40,7 +40,7 @@ func write(t *testing.T, w *commit.Writer, id, entity string) {
 func TestMigrateOnceThenNothing(t *testing.T) {
 	url := pgtest.URL(t)
 	applied, err := postgres.Migrate(context.Background(), url)
-	if err != nil || len(applied) != postgres.SchemaVersion() {
+	if err != nil || len(applied) == 0 || applied[len(applied)-1] != postgres.SchemaVersion() {
 		t.Fatalf("applied %v to a new database: %v", applied, err)
 	}
 	again, err := postgres.Migrate(context.Background(), url)

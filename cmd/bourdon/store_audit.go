@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/trust"
+)
+
+// serverAudit returns the audit log of a server whose library is in st:
+// the store's own when it is a PostgreSQL store (its months' partitions
+// made ready; every replica writes and reads the same log), else the file
+// at path.
+func serverAudit(ctx context.Context, path string, st store.Store, log *slog.Logger) *trust.Audit {
+	pg, ok := st.(*postgres.Store)
+	if !ok {
+		return trust.OpenAudit(path)
+	}
+	al := pg.AuditLog()
+	if err := al.Prepare(ctx, time.Now()); err != nil {
+		log.Warn("the audit log's partitions for this month and the next cannot be created; entries go to its default partition", "err", err)
+	}
+	return trust.NewAudit(al)
+}
+
+// prepareAudit makes the audit log's partitions of this month and the
+// next in the freshly migrated store at url (bourdon store migrate).
+func prepareAudit(ctx context.Context, url string) error {
+	pg, err := postgres.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer pg.Close()
+	return pg.AuditLog().Prepare(ctx, time.Now())
+}
+
+// openAudit returns the audit log at path, or, with url set, the one in
+// that PostgreSQL store; the function returned closes it.
+func openAudit(ctx context.Context, path, url string) (*trust.Audit, func(), error) {
+	if url == "" {
+		return trust.OpenAudit(path), func() {}, nil
+	}
+	pg, err := openPostgres(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return trust.NewAudit(pg.AuditLog()), pg.Close, nil
+}
+
+// auditCopy copies the audit log along with a library (bourdon store
+// copy): from the file at path into a PostgreSQL store, back, or between
+// two stores. Between two directories there is one file and nothing to
+// copy.
+type auditCopy struct {
+	path     string
+	src, dst *postgres.Store // nil: the file
+}
+
+// newAuditCopy plans the copy from src to dst and checks, before anything
+// is copied, that the destination has no audit entries of its own when
+// the source has some. A nil plan copies nothing.
+func newAuditCopy(path string, src, dst store.Store) (*auditCopy, error) {
+	c := &auditCopy{path: path}
+	c.src, _ = src.(*postgres.Store)
+	c.dst, _ = dst.(*postgres.Store)
+	if c.src == nil && c.dst == nil {
+		return nil, nil
+	}
+	has, err := c.hasEntries(c.src)
+	if err != nil || !has {
+		return nil, err
+	}
+	if has, err = c.hasEntries(c.dst); err != nil {
+		return nil, err
+	}
+	if has {
+		where := "the audit log " + path
+		if c.dst != nil {
+			where = "the destination's audit log"
+		}
+		return nil, fmt.Errorf("%s already has entries: copying would mix two logs; name another file with --audit-log, or leave the audit log out with --no-audit", where)
+	}
+	return c, nil
+}
+
+// hasEntries reports whether the log in pg, or the file when pg is nil,
+// holds anything.
+func (c *auditCopy) hasEntries(pg *postgres.Store) (bool, error) {
+	if pg == nil {
+		fi, err := os.Stat(c.path)
+		if errors.Is(err, os.ErrNotExist) {
+			return false, nil
+		}
+		return err == nil && fi.Size() > 0, err
+	}
+	found := false
+	_, err := pg.AuditLog().Recent(trust.AuditFilter{Limit: 1}, func(trust.Entry) bool { found = true; return false })
+	return found, err
+}
+
+// maxReported bounds the skipped lines a copy names one by one.
+const maxReported = 10
+
+// run copies the entries, oldest first, and says on stderr which lines of
+// a file it skipped; it returns how many entries it copied and skipped.
+func (c *auditCopy) run(ctx context.Context, stderr io.Writer) (copied, skipped int, err error) {
+	bad := func(line int, why string) {
+		if skipped++; skipped <= maxReported {
+			fmt.Fprintf(stderr, "audit log %s, line %d: %s; skipped\n", c.path, line, why)
+		}
+	}
+	each := func(yield func(trust.Entry) error) error {
+		if c.src == nil {
+			return trust.ReadAuditFile(c.path, yield, bad)
+		}
+		return c.src.AuditLog().Each(ctx, yield)
+	}
+	if c.dst == nil {
+		copied, err = trust.WriteAuditFile(c.path, each)
+	} else {
+		copied, err = c.dst.AuditLog().Import(ctx, each)
+	}
+	if skipped > maxReported {
+		fmt.Fprintf(stderr, "audit log %s: %d more lines skipped\n", c.path, skipped-maxReported)
+	}
+	return copied, skipped, err
+}
+
+// newPruneAuditCommand is "bourdon store prune-audit": the audit log's
+// retention in a PostgreSQL store.
+func newPruneAuditCommand() *cobra.Command {
+	var url, before string
+	cmd := &cobra.Command{
+		Use:   "prune-audit --store postgres://... --before YYYY-MM",
+		Short: "Drop the audit log's entries older than a month, in a PostgreSQL store",
+		Long: `Drop every audit entry before the first day of the month --before names
+(UTC): the monthly partitions of older months are dropped whole, and any older
+rows in the default partition go with it. Rows are never updated or deleted
+one by one: the log is append-only. See docs/deploy.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			month, err := time.Parse("2006-01", before)
+			if err != nil {
+				return cliFail(cmd, fmt.Errorf("--before %q: name a month, such as 2026-01", before))
+			}
+			pg, err := openPostgres(cmd.Context(), url)
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			defer pg.Close()
+			st, err := pg.AuditLog().Prune(cmd.Context(), month)
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: dropped %d audit entries before %s (%d monthly partitions)\n", postgres.Redact(url), st.Entries, before, len(st.Partitions))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&url, "store", "", "the database (postgres://user@host/db)")
+	cmd.Flags().StringVar(&before, "before", "", "drop the entries before this month (YYYY-MM, UTC)")
+	return cmd
+}
