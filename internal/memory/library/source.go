@@ -43,7 +43,7 @@ func OpenStore(root string, src ManifestStore, reconcile time.Duration, log *slo
 	if reconcile <= 0 {
 		reconcile = DefaultReconcile
 	}
-	w := &sourceWatcher{every: reconcile}
+	w := &sourceWatcher{every: reconcile, src: src, stop: make(chan struct{})}
 	l := &Library{root: abs, agentsDir: filepath.Join(abs, "agents"), log: log, src: src, files: map[string]*fileState{}, watch: w}
 	l.current.Store(&Snapshot{agents: map[string]*Agent{}})
 	l.mu.Lock()
@@ -65,12 +65,20 @@ func (l *Library) Notify() {
 }
 
 // sourceWatcher asks for a listing when notified, and at least every
-// interval.
+// interval. Once a listing fails (the database does not answer), it asks
+// for none until a probe of its own, every interval, lists the versions
+// again: meanwhile reads are served the last snapshot at once rather than
+// each waiting for the store to give up.
 type sourceWatcher struct {
+	src   ManifestStore
+	every time.Duration
+	stop  chan struct{} // closed by close: ends a probe
+
 	mu      sync.Mutex
 	pending bool
-	every   time.Duration
 	last    time.Time // of the last listing
+	down    bool      // a probe is waiting for the store to answer
+	closed  bool
 }
 
 func (w *sourceWatcher) notify() {
@@ -84,11 +92,47 @@ func (w *sourceWatcher) changed() (bool, map[string]bool, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := time.Now()
-	if !w.pending && now.Sub(w.last) < w.every {
+	if w.down || !w.pending && now.Sub(w.last) < w.every {
 		return false, nil, false
 	}
 	w.pending, w.last = false, now
 	return true, nil, false
 }
 
-func (w *sourceWatcher) close() error { return nil }
+// failed is told that a listing failed: it starts the probe, which asks
+// for a listing once the store answers again.
+func (w *sourceWatcher) failed() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.down || w.closed {
+		return
+	}
+	w.down = true
+	go w.probe()
+}
+
+func (w *sourceWatcher) probe() {
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-time.After(w.every):
+		}
+		if _, err := w.src.Versions(context.Background()); err == nil {
+			w.mu.Lock()
+			w.down, w.pending = false, true
+			w.mu.Unlock()
+			return
+		}
+	}
+}
+
+func (w *sourceWatcher) close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.closed = true
+		close(w.stop)
+	}
+	return nil
+}

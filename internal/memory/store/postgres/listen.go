@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Listen calls changed with the agent id of every manifest write any
@@ -42,14 +43,7 @@ func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.L
 // listenOnce listens on one connection until it fails or ctx ends;
 // listened says whether it got as far as listening.
 func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listened bool, err error) {
-	cfg, err := pgx.ParseConfig(s.url)
-	if err != nil {
-		return false, err
-	}
-	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = 5 * time.Second
-	}
-	conn, err := pgx.ConnectConfig(ctx, cfg)
+	conn, err := pgx.ConnectConfig(ctx, s.listen.Copy())
 	if err != nil {
 		return false, err
 	}
@@ -59,10 +53,24 @@ func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listen
 	}
 	changed("")
 	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
+		wait, cancel := context.WithTimeout(ctx, s.pool.timeout)
+		n, err := conn.WaitForNotification(wait)
+		cancel()
+		switch {
+		case err == nil:
+			changed(n.Payload)
+			continue
+		case ctx.Err() != nil || !pgconn.Timeout(err):
 			return true, err
 		}
-		changed(n.Payload)
+		// Silence: a quiet library, or a database that stopped
+		// answering (a partition keeps the connection open, so only
+		// asking tells).
+		ping, cancel := context.WithTimeout(ctx, s.pool.timeout)
+		err = conn.Ping(ping)
+		cancel()
+		if err != nil {
+			return true, s.failed(err)
+		}
 	}
 }
