@@ -32,6 +32,9 @@ func TestThreeReplicasSurviveANetworkPartition(t *testing.T) {
 	direct, proxied, proxy := pgtest.Partitioned(t, time.Second)
 	rs := startReplicas(t, proxied, 3, writers)
 	rs.url = direct // the checks read the database past the proxy
+	if banner := strings.Join(rs.replicas[0].banner, "\n"); !strings.Contains(banner, "\nvectors:   in memory (pgvector ") {
+		t.Errorf("the banner does not say where the vectors are:\n%s", banner)
+	}
 	t.Cleanup(proxy.Close)
 	named := "the store " + postgres.Redact(proxied) + " failed: "
 	var (

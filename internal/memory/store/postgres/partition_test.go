@@ -124,3 +124,37 @@ func TestAPartitionedDatabaseFailsCallsAndHeals(t *testing.T) {
 		t.Errorf("alpha after the partition (%v):\n%s", err, data)
 	}
 }
+
+// TestTimeoutParameter: bourdon_timeout in the URL sets the operation
+// bound, is never sent to the server, and a bad value is refused without
+// the password.
+func TestTimeoutParameter(t *testing.T) {
+	if err := postgres.CheckURL("postgres://u:s3cret@h/db?bourdon_timeout=30s"); err != nil {
+		t.Errorf("a valid bound: %v", err)
+	}
+	for _, bad := range []string{"soon", "0s", "-1s"} {
+		err := postgres.CheckURL("postgres://u:s3cret@h/db?bourdon_timeout=" + bad)
+		if !contains(err, "bourdon_timeout") || contains(err, "s3cret") {
+			t.Errorf("bourdon_timeout=%s: %v", bad, err)
+		}
+	}
+	// The server would refuse an unknown parameter: this opens.
+	pgtest.Open(t, pgtest.Migrated(t)+"&bourdon_timeout=30s")
+}
+
+// TestVectorsSay: how doctor and the banner put what the server offers.
+func TestVectorsSay(t *testing.T) {
+	for v, want := range map[postgres.Vectors]string{
+		{}:                                       "in memory (pgvector not available)",
+		{Available: "0.8.0"}:                     "in memory (pgvector 0.8.0 available, not used)",
+		{Available: "0.8.0", Installed: "0.7.4"}: "in memory (pgvector 0.7.4 installed, not used)",
+	} {
+		if got := v.String(); got != want {
+			t.Errorf("%+v: %q, want %q", v, got, want)
+		}
+	}
+	pg := pgtest.Open(t, pgtest.Migrated(t))
+	if v, err := pg.Vectors(context.Background()); err != nil || v.String() == "" {
+		t.Errorf("this server: %+v %v", v, err)
+	}
+}
