@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
-	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
 
@@ -37,56 +34,15 @@ func TestThreeReplicasSurviveANetworkPartition(t *testing.T) {
 	}
 	t.Cleanup(proxy.Close)
 	named := "the store " + postgres.Redact(proxied) + " failed: "
-	var (
-		mu        sync.Mutex
-		acked     = map[string][]string{}
-		refusals  = make(chan string, 100000)
-		ackCount  = make(chan struct{}, 100000)
-		done      = make(chan struct{})
-		wg        sync.WaitGroup
-		transport []string
-	)
-	for w := range writers {
-		cs := rs.session(t, w%3, w)
-		agent := fmt.Sprintf("team-%d", w%agents)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			commitLoop(cs, w, agent, done, func(name string, res *mcp.CallToolResult, err error) bool {
-				switch {
-				case err != nil:
-					mu.Lock()
-					transport = append(transport, fmt.Sprintf("writer %d: %v", w, err))
-					mu.Unlock()
-					return false
-				case res.IsError:
-					text, _ := mcptest.SingleText(res)
-					refusals <- text
-				default:
-					mu.Lock()
-					acked[agent] = append(acked[agent], name)
-					mu.Unlock()
-					ackCount <- struct{}{}
-				}
-				return true
-			})
-		}()
-	}
-	waitAcks := func(n int) {
-		for range n {
-			<-ackCount
-		}
-	}
-	waitAcks(30)
+	run := rs.startWriters(t, writers, agents)
+	run.waitAcks(30)
 	proxy.Blackhole()
 	for range 2 * writers {
-		if text := <-refusals; !strings.Contains(text, named) {
+		if text := <-run.refusals; !strings.Contains(text, named) {
 			t.Errorf("a commit while partitioned: %q does not say the store failed", text)
 		}
 	}
-	for len(ackCount) > 0 { // acknowledged before the partition
-		<-ackCount
-	}
+	run.drainAcks() // acknowledged before the partition
 	for r := range rs.replicas {
 		cs := rs.session(t, r, 0)
 		if text := entityNames(t, cs, "team-0"); !strings.Contains(text, `"name":"w0-c0"`) {
@@ -100,12 +56,8 @@ func TestThreeReplicasSurviveANetworkPartition(t *testing.T) {
 		}
 	}
 	proxy.Heal()
-	waitAcks(30) // the replicas write again
-	close(done)
-	wg.Wait()
-	for _, e := range transport {
-		t.Errorf("not a tool error: %s", e)
-	}
-	t.Logf("%d commits refused while partitioned", len(refusals)+2*writers)
-	rs.checkAcknowledged(t, acked)
+	run.waitAcks(30) // the replicas write again
+	run.stop(t)
+	t.Logf("%d commits refused while partitioned", len(run.refusals)+2*writers)
+	rs.checkAcknowledged(t, run.acked)
 }

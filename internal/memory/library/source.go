@@ -66,9 +66,10 @@ func (l *Library) Notify() {
 
 // sourceWatcher asks for a listing when notified, and at least every
 // interval. Once a listing fails (the database does not answer), it asks
-// for none until a probe of its own, every interval, lists the versions
-// again: meanwhile reads are served the last snapshot at once rather than
-// each waiting for the store to give up.
+// for none until it is notified (the listener reconnected) or a probe of
+// its own, every interval, lists the versions again: meanwhile reads are
+// served the last snapshot at once rather than each waiting for the store
+// to give up.
 type sourceWatcher struct {
 	src   ManifestStore
 	every time.Duration
@@ -78,12 +79,13 @@ type sourceWatcher struct {
 	pending bool
 	last    time.Time // of the last listing
 	down    bool      // a probe is waiting for the store to answer
+	probes  int       // counts the probes started: a probe ends when another starts
 	closed  bool
 }
 
 func (w *sourceWatcher) notify() {
 	w.mu.Lock()
-	w.pending = true
+	w.pending, w.down = true, false
 	w.mu.Unlock()
 }
 
@@ -108,19 +110,30 @@ func (w *sourceWatcher) failed() {
 		return
 	}
 	w.down = true
-	go w.probe()
+	w.probes++
+	go w.probe(w.probes)
 }
 
-func (w *sourceWatcher) probe() {
+// probe lists the versions every interval until the store answers, the
+// watcher is notified, or another probe starts.
+func (w *sourceWatcher) probe(n int) {
 	for {
 		select {
 		case <-w.stop:
 			return
 		case <-time.After(w.every):
 		}
+		w.mu.Lock()
+		over := !w.down || w.probes != n
+		w.mu.Unlock()
+		if over {
+			return
+		}
 		if _, err := w.src.Versions(context.Background()); err == nil {
 			w.mu.Lock()
-			w.down, w.pending = false, true
+			if w.probes == n {
+				w.down, w.pending = false, true
+			}
 			w.mu.Unlock()
 			return
 		}
