@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -58,11 +59,26 @@ func parseConfig(raw string) (*pgxpool.Config, time.Duration, error) {
 	return cfg, timeout, nil
 }
 
+// withoutParam returns the URL raw without its query parameter name.
+func withoutParam(raw, name string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw // parseConfig took it: this does not happen
+	}
+	q := u.Query()
+	if !q.Has(name) {
+		return raw
+	}
+	q.Del(name)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
 // boundedPool is a pool whose every statement ends within timeout: a
 // statement the database does not answer in time fails, and pgx closes
-// its connection (its state is unknown), so the pool dials afresh.
-// Begin bounds acquiring a connection and BEGIN only; a transaction's
-// statements run on the context given to each (locked bounds them all).
+// its connection (its state is unknown), so the pool dials afresh. A
+// transaction's statements (Begin, pgx.BeginFunc) are bounded one by one
+// too; locked also bounds a write's transaction as a whole.
 type boundedPool struct {
 	*pgxpool.Pool
 	timeout time.Duration
@@ -90,9 +106,49 @@ func (p *boundedPool) QueryRow(ctx context.Context, sql string, args ...any) pgx
 }
 
 func (p *boundedPool) Begin(ctx context.Context) (pgx.Tx, error) {
-	ctx, cancel := p.bound(ctx)
+	bounded, cancel := p.bound(ctx)
 	defer cancel()
-	return p.Pool.Begin(ctx)
+	tx, err := p.Pool.Begin(bounded)
+	if err != nil {
+		return nil, err
+	}
+	return &boundedTx{Tx: tx, p: p}, nil
+}
+
+// boundedTx is a transaction of a boundedPool: each statement, COMMIT and
+// ROLLBACK included, is bounded as the pool's are.
+type boundedTx struct {
+	pgx.Tx
+	p *boundedPool
+}
+
+func (t *boundedTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	ctx, cancel := t.p.bound(ctx)
+	defer cancel()
+	return t.Tx.Exec(ctx, sql, args...)
+}
+
+func (t *boundedTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	ctx, cancel := t.p.bound(ctx)
+	rows, err := t.Tx.Query(ctx, sql, args...)
+	return &boundedRows{Rows: rows, cancel: cancel}, err
+}
+
+func (t *boundedTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	ctx, cancel := t.p.bound(ctx)
+	return &boundedRow{Row: t.Tx.QueryRow(ctx, sql, args...), cancel: cancel}
+}
+
+func (t *boundedTx) Commit(ctx context.Context) error {
+	ctx, cancel := t.p.bound(ctx)
+	defer cancel()
+	return t.Tx.Commit(ctx)
+}
+
+func (t *boundedTx) Rollback(ctx context.Context) error {
+	ctx, cancel := t.p.bound(ctx)
+	defer cancel()
+	return t.Tx.Rollback(ctx)
 }
 
 // boundedRows releases its deadline when closed (pgx.CollectRows closes).

@@ -43,7 +43,7 @@ func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.L
 // listenOnce listens on one connection until it fails or ctx ends;
 // listened says whether it got as far as listening.
 func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listened bool, err error) {
-	conn, err := pgx.ConnectConfig(ctx, s.listen.Copy())
+	conn, err := s.connect(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -73,4 +73,17 @@ func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listen
 			return true, s.failed(err)
 		}
 	}
+}
+
+// connect opens a connection of its own to the store's database, outside
+// the pool, with the pool's connect timeout.
+func (s *Store) connect(ctx context.Context) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(s.url)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = 5 * time.Second
+	}
+	return pgx.ConnectConfig(ctx, cfg)
 }

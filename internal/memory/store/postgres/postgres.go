@@ -80,9 +80,9 @@ func Redact(raw string) string {
 // Store is a library kept in one PostgreSQL database. It is safe for
 // concurrent use.
 type Store struct {
-	pool   *boundedPool
-	listen *pgx.ConnConfig // for LISTEN connections
-	name   string          // Redact(url), the prefix of manifest paths
+	pool *boundedPool
+	url  string // the connection URL, for LISTEN connections
+	name string // Redact(url), the prefix of manifest paths
 }
 
 var _ store.Store = (*Store)(nil)
@@ -101,7 +101,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", Redact(url), err)
 	}
-	s := &Store{pool: &boundedPool{Pool: pool, timeout: timeout}, listen: cfg.ConnConfig.Copy(), name: Redact(url)}
+	// Connections of its own (see connect) parse the URL again: without
+	// the parameter that is bourdon's, which the server would refuse.
+	s := &Store{pool: &boundedPool{Pool: pool, timeout: timeout}, url: withoutParam(url, timeoutParam), name: Redact(url)}
 	if err := checkSchema(ctx, s.pool, url); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("%s: %w", Redact(url), err)
