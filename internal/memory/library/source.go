@@ -14,7 +14,9 @@ import (
 // changed. Nothing tells a Library on its own that a Source changed: the
 // server feeds it notifications (Notify), and a Library lists the
 // versions anyway every reconcile interval, since notifications can be
-// lost (a dropped connection).
+// lost (a dropped connection). Its calls must end in bounded time (the
+// PostgreSQL store bounds each): a listing that fails is retried by a
+// probe, off the readers' path (see sourceWatcher).
 type ManifestStore interface {
 	// ManifestPath names agent id's manifest (Agent.File).
 	ManifestPath(id string) string
