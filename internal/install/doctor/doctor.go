@@ -38,7 +38,8 @@ const (
 // Check is one line of the report.
 type Check struct {
 	// Check names the kind of check: library, manifest, agent, export,
-	// client, hook, registry, member, staging, peer, audit.
+	// client, hook, registry, member, staging, peer, audit; on a store
+	// (Options.Store) store, schema and vectors too.
 	Check string `json:"check"`
 	// Subject is what was checked: an agent id, a client, a member, a
 	// peer; "" for checks of the whole machine.
