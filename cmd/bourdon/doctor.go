@@ -32,6 +32,13 @@ FAIL (SKIP when a check does not apply), with what to do about it.
                      without one)
   audit              the audit log can be appended to (nothing is written)
 
+With --store postgres://... the library is that PostgreSQL store (see
+docs/deploy.md): instead of the directory, doctor checks that the database
+answers (store), that its schema is this bourdon's, with no migration pending
+and none newer (schema), what it offers for vectors (vectors: pgvector is
+detected, never required, and not used), then the manifests and staged writes
+in it. The URL is shown without its password.
+
 --json prints the same as {"schema": "bourdon.doctor/v1", "library", "checks":
 [{check, subject, status, message, fix, file, line, details}], "summary":
 {ok, warn, fail, skip}} (see docs/setup.md). The exit status is 1 when a
@@ -63,6 +70,7 @@ check fails, else 0.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.Library, "library", "", "library directory to check (default ~/agent-library)")
+	cmd.Flags().StringVar(&o.Store, "store", "", "check this PostgreSQL store (postgres://...) instead of the library directory")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the report as JSON")
 	cmd.Flags().DurationVar(&o.PeerTimeout, "peer-timeout", 3*time.Second, "how long each peer may take to answer")
 	return cmd

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/registry"
 	"github.com/getbourdon/bourdon-go/internal/export/runner"
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
@@ -34,9 +36,9 @@ func systemExportDeps() exportDeps {
 // newExportAllCommand returns "bourdon export-all".
 func newExportAllCommand(deps exportDeps) *cobra.Command {
 	var f struct {
-		agent, since, access, libraryDir, reportOut string
-		skip                                        []string
-		dryRun, json                                bool
+		agent, since, access, libraryDir, reportOut, store string
+		skip                                               []string
+		dryRun, json                                       bool
 	}
 	cmd := &cobra.Command{
 		Use:   "export-all",
@@ -54,6 +56,10 @@ library's .bourdon/export.yaml ("skip: [cursor, codex]"): an excluded agent
 is reported skipped and nothing is written for it, its manifest stays as it
 is.
 
+--store postgres://... writes the manifests into that PostgreSQL store
+instead (see docs/deploy.md); --library still holds the settings and the
+incremental caches of this machine's exports.
+
 One line per agent on stdout (a progress bar on stderr when it is a
 terminal); --json prints a machine-readable summary instead. Exit status 1
 when any agent failed, 0 otherwise.`,
@@ -67,8 +73,13 @@ when any agent failed, 0 otherwise.`,
 			if err != nil {
 				return cliFail(cmd, err)
 			}
+			w, closeStore, err := exportWriter(cmd.Context(), f.store)
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			defer closeStore()
 			opts := runner.Options{
-				Library: f.libraryDir, Env: env, Exporters: deps.exporters(), Agent: f.agent, Skip: f.skip,
+				Library: f.libraryDir, Writer: w, Env: env, Exporters: deps.exporters(), Agent: f.agent, Skip: f.skip,
 				Since: since, AccessLevel: f.access, DryRun: f.dryRun, Now: deps.now,
 			}
 			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -117,6 +128,7 @@ when any agent failed, 0 otherwise.`,
 	fl.StringVar(&f.since, "since", "", "keep only sessions since DATE (midnight UTC) or DATETIME")
 	fl.StringVar(&f.access, "access-level", runner.DefaultAccessLevel, "drop rows above this level: public, team or private")
 	fl.StringVar(&f.libraryDir, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
+	fl.StringVar(&f.store, "store", "", "write the manifests into this PostgreSQL store (postgres://...) instead of the library directory")
 	fl.StringVar(&f.reportOut, "report-out", "", "also write the report, in the reference's YAML shape, to this file")
 	return cmd
 }
@@ -254,8 +266,8 @@ func agentGroup(root *cobra.Command, info export.Info) *cobra.Command {
 func newAgentExportCommand(e export.Exporter, deps exportDeps) *cobra.Command {
 	id := e.Info().ID
 	var f struct {
-		since, out, access, libraryDir string
-		print, verbose                 bool
+		since, out, access, libraryDir, store string
+		print, verbose                        bool
 	}
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -265,7 +277,9 @@ library through the commit path, as export-all does for one agent. Made for
 hooks (Claude Code's SessionEnd, cron, ...): it always exits 0, prints nothing
 on success, and reports problems on stderr only with --verbose. --out writes
 the exported manifest to that file instead (atomically; the library is not
-touched); --print also prints it as YAML.`,
+touched); --print also prints it as YAML. --store postgres://... writes into
+that PostgreSQL store instead of the library directory (which still holds
+the caches).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			say := func(format string, a ...any) {
@@ -286,10 +300,16 @@ touched); --print also prints it as YAML.`,
 				say("%v", err)
 				return nil
 			}
+			w, closeStore, err := exportWriter(cmd.Context(), f.store)
+			if err != nil {
+				say("%v", err)
+				return nil
+			}
+			defer closeStore()
 			opts := runner.Options{
 				// Every exporter, so that the library's settings are
 				// checked against every agent id; Agent runs this one.
-				Library: f.libraryDir, Env: env, Exporters: deps.exporters(), Agent: id, Since: since,
+				Library: f.libraryDir, Writer: w, Env: env, Exporters: deps.exporters(), Agent: id, Since: since,
 				AccessLevel: f.access, Out: f.out, KeepDocuments: f.print, Now: deps.now,
 			}
 			results, err := runner.Run(cmd.Context(), opts)
@@ -341,6 +361,16 @@ touched); --print also prints it as YAML.`,
 	fl.StringVar(&f.access, "access-level", runner.DefaultAccessLevel, "drop rows above this level: public, team or private")
 	fl.BoolVar(&f.print, "print", false, "also print the exported manifest as YAML")
 	fl.BoolVar(&f.verbose, "verbose", false, "report problems (and what was written) on stderr")
+	fl.StringVar(&f.store, "store", "", "write into this PostgreSQL store (postgres://...) instead of the library directory")
 	fl.StringVar(&f.libraryDir, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
 	return cmd
+}
+
+// exportWriter opens the write path of --store for an export; without
+// one it is nil (the runner writes into the library directory).
+func exportWriter(ctx context.Context, url string) (*commit.Writer, func(), error) {
+	if url == "" {
+		return nil, func() {}, nil
+	}
+	return openWriter(ctx, "", url)
 }

@@ -235,69 +235,93 @@ func TestThreeReplicasSurviveADatabaseRestart(t *testing.T) {
 	const writers, agents = 3, 2
 	db := pgtest.NewServer(t)
 	rs := startReplicas(t, db.Migrated(t), 3, writers)
-	var (
-		mu        sync.Mutex
-		acked     = map[string][]string{} // agent -> acknowledged names
-		refusals  = make(chan string, 100000)
-		ackCount  = make(chan struct{}, 100000)
-		done      = make(chan struct{})
-		wg        sync.WaitGroup
-		transport []string
-	)
+	run := rs.startWriters(t, writers, agents)
+	run.waitAcks(30)
+	db.Stop(t)
+	for range 3 * writers {
+		text := <-run.refusals
+		if !strings.Contains(text, "the store "+postgres.Redact(rs.url)+" failed: ") {
+			t.Errorf("a commit while the database is down: %q does not say the store failed", text)
+		}
+	}
+	run.drainAcks() // commits acknowledged before the stop
+	db.Start(t)
+	run.waitAcks(30) // the replicas write again
+	run.stop(t)
+	t.Logf("%d more commits refused while the database was down or starting", len(run.refusals))
+	rs.checkAcknowledged(t, run.acked)
+}
+
+// writerRun is writers committing through the replicas until stopped,
+// for the tests that break the database under them: what was
+// acknowledged, the tool errors (refusals), and the transport errors,
+// which must never happen.
+type writerRun struct {
+	mu        sync.Mutex
+	acked     map[string][]string // agent -> acknowledged names
+	transport []string
+	refusals  chan string   // each tool error's text
+	acks      chan struct{} // one per acknowledged commit
+	done      chan struct{}
+	wg        sync.WaitGroup
+}
+
+// startWriters starts writer w committing to team-<w%agents> through
+// replica w%3, each with its own token, until stop.
+func (rs *replicaSet) startWriters(t *testing.T, writers, agents int) *writerRun {
+	run := &writerRun{acked: map[string][]string{}, refusals: make(chan string, 100000), acks: make(chan struct{}, 100000), done: make(chan struct{})}
 	for w := range writers {
 		cs := rs.session(t, w%3, w)
 		agent := fmt.Sprintf("team-%d", w%agents)
-		wg.Add(1)
+		run.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			commitLoop(cs, w, agent, done, func(name string, res *mcp.CallToolResult, err error) bool {
+			defer run.wg.Done()
+			commitLoop(cs, w, agent, run.done, func(name string, res *mcp.CallToolResult, err error) bool {
 				switch {
 				case err != nil:
-					mu.Lock()
-					transport = append(transport, fmt.Sprintf("writer %d: %v", w, err))
-					mu.Unlock()
+					run.mu.Lock()
+					run.transport = append(run.transport, fmt.Sprintf("writer %d: %v", w, err))
+					run.mu.Unlock()
 					return false
 				case res.IsError:
 					text, _ := mcptest.SingleText(res)
-					refusals <- text
+					run.refusals <- text
 				default:
-					mu.Lock()
-					acked[agent] = append(acked[agent], name)
-					mu.Unlock()
-					ackCount <- struct{}{}
+					run.mu.Lock()
+					run.acked[agent] = append(run.acked[agent], name)
+					run.mu.Unlock()
+					run.acks <- struct{}{}
 				}
 				return true
 			})
 		}()
 	}
-	waitAcks := func(n int) {
-		for range n {
-			<-ackCount
-		}
+	return run
+}
+
+// waitAcks waits for n more acknowledged commits.
+func (run *writerRun) waitAcks(n int) {
+	for range n {
+		<-run.acks
 	}
-	waitAcks(30)
-	db.Stop(t)
-	drain := func() {
-		for len(ackCount) > 0 {
-			<-ackCount
-		}
+}
+
+// drainAcks forgets the acknowledgements not waited for yet.
+func (run *writerRun) drainAcks() {
+	for len(run.acks) > 0 {
+		<-run.acks
 	}
-	for range 3 * writers {
-		text := <-refusals
-		if !strings.Contains(text, "the store "+postgres.Redact(rs.url)+" failed: ") {
-			t.Errorf("a commit while the database is down: %q does not say the store failed", text)
-		}
-	}
-	drain() // commits acknowledged before the stop
-	db.Start(t)
-	waitAcks(30) // the replicas write again
-	close(done)
-	wg.Wait()
-	for _, e := range transport {
+}
+
+// stop stops the writers, waits for them, and fails t for every
+// transport error.
+func (run *writerRun) stop(t *testing.T) {
+	t.Helper()
+	close(run.done)
+	run.wg.Wait()
+	for _, e := range run.transport {
 		t.Errorf("not a tool error: %s", e)
 	}
-	t.Logf("%d more commits refused while the database was down or starting", len(refusals))
-	rs.checkAcknowledged(t, acked)
 }
 
 // TestOneOfThreeReplicasKilledWhileTheOthersGoOn SIGKILLs one of three

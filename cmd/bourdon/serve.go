@@ -270,6 +270,9 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		fmt.Fprintf(stderr, ", %d stale temporary files removed", n)
 	}
 	fmt.Fprintln(stderr, ")")
+	if v := storeVectors(ctx, writer); v != "" {
+		fmt.Fprintf(stderr, "vectors:   %s\n", v)
+	}
 	if peers != nil {
 		for _, p := range peers.Peers() {
 			fmt.Fprintf(stderr, "peer:      %s at %s (token from %s)\n", p.Name, p.URL, p.TokenEnv)

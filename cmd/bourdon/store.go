@@ -198,6 +198,21 @@ func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*libr
 	return lib, commit.OnStore(pg), func() { stop(); lib.Close(); pg.Close() }, nil
 }
 
+// storeVectors says, for the start-up banner, where a PostgreSQL store's
+// replica keeps its vectors ("in memory (pgvector not available)"); ""
+// on a directory.
+func storeVectors(ctx context.Context, w *commit.Writer) string {
+	pg, ok := w.Store().(*postgres.Store)
+	if !ok {
+		return ""
+	}
+	v, err := pg.Vectors(ctx)
+	if err != nil {
+		return "in memory (pgvector not known: " + err.Error() + ")"
+	}
+	return v.String()
+}
+
 // libraryReady is the library's check of /readyz: its manifest directory
 // exists, or, on a PostgreSQL store, the database answers.
 func libraryReady(ctx context.Context, lib *library.Library, w *commit.Writer, onStore bool) func() error {

@@ -101,7 +101,7 @@ func dashboardConfig(srv *mcpserver.Server, opts mcpserver.Options, auth *mcphtt
 				return &doctor.Report{Schema: "bourdon.doctor/v1", Library: libraryDir, Checks: []doctor.Check{{Check: "doctor", Status: doctor.Fail, Message: err.Error()}}}
 			}
 			bin, _ := executable()
-			return doctor.Run(ctx, doctor.Options{Env: env, Library: libraryDir, Exporters: registry.All(), Binary: bin, Version: opts.Version})
+			return doctor.Run(ctx, doctor.Options{Env: env, Library: libraryDir, Store: c.store, Exporters: registry.All(), Binary: bin, Version: opts.Version})
 		},
 	}
 	if auth != nil {

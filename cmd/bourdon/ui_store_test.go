@@ -69,6 +69,11 @@ func TestUIOnAPostgreSQLStore(t *testing.T) {
 		res.Body.Close()
 	}
 	get("/readyz") // the library directory has no agents/: the store answers
+	// The doctor of the Federation page checks the store, not the
+	// library directory (which has no agents/).
+	if fed := get("/ui/federation"); !strings.Contains(fed, "schema version") || !strings.Contains(fed, "vectors: in memory (pgvector") || !strings.Contains(fed, "holds 1 manifest(s)") {
+		t.Errorf("the Federation page's doctor does not check the store:\n%s", fed)
+	}
 	page := get("/ui/governance")
 	m := csrfFieldRE.FindStringSubmatch(page)
 	if m == nil || !strings.Contains(page, "openclaw") {

@@ -58,7 +58,12 @@ const MaxWarnings = 50
 // Options say what to run and how.
 type Options struct {
 	// Library is the library directory. It may be empty only with Out.
+	// It holds the settings (SettingsFile) and the incremental caches,
+	// also when Writer writes elsewhere.
 	Library string
+	// Writer, when set, is the write path the manifests go to (a
+	// PostgreSQL store's, commit.OnStore); nil writes into Library.
+	Writer *commit.Writer
 	// Env is the machine the exporters read; nil is export.SystemEnv().
 	Env *export.Env
 	// Exporters are the exporters to run; nil is registry.All().
@@ -222,7 +227,11 @@ func Run(ctx context.Context, opts Options) ([]Result, error) {
 	}
 	r := &run{opts: opts, env: env, level: level, now: now}
 	if opts.Out == "" {
-		r.writer = commit.New(opts.Library)
+		r.caches = commit.New(opts.Library)
+		r.writer = opts.Writer
+		if r.writer == nil {
+			r.writer = r.caches
+		}
 		r.writer.Now = now
 	}
 	results := make([]Result, 0, len(exporters))
@@ -255,6 +264,7 @@ type run struct {
 	level  visibility.Level
 	now    func() time.Time
 	writer *commit.Writer // nil with Out
+	caches *commit.Writer // the library directory's, for the caches; nil with Out
 }
 
 // one runs one exporter; a panic anywhere in it is the agent's error row.
@@ -282,8 +292,8 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 	var cache *export.Cache
 	cachePath := ""
 	if r.writer != nil {
-		cachePath = r.writer.CachePath(id)
-		data, err := r.writer.ReadCache(id, maxCacheBytes)
+		cachePath = r.caches.CachePath(id)
+		data, err := r.caches.ReadCache(id, maxCacheBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cannot read the cache, reading everything: %v", cachePath, err))
 		}
@@ -358,7 +368,7 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 		res.Status = StatusOK
 	}
 	if !r.opts.DryRun && cache.Changed() {
-		if err := saveCache(r.writer, id, cache); err != nil {
+		if err := saveCache(r.caches, id, cache); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: the cache was not saved (the next export reads everything again): %v", cachePath, err))
 			res.WarningsTotal++
 		}

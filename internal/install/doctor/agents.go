@@ -73,17 +73,12 @@ func health(ctx context.Context, e export.Exporter, env *export.Env) (h export.H
 // time.
 func freshness(o Options, info export.Info, h export.Health, a *library.Agent) Check {
 	c := Check{Check: "export", Subject: info.ID}
-	path := filepath.Join(o.Library, "agents", info.ID+library.ManifestSuffix)
-	c.File = path
-	fi, err := os.Stat(path)
-	if err != nil {
-		c.Status, c.Message = Warn, fmt.Sprintf("never exported into %s", o.Library)
-		c.Fix = "bourdon export-all --library " + o.Library
+	exported, file, ok := exportedAt(o, info.ID, a)
+	c.File = file
+	if !ok {
+		c.Status, c.Message = Warn, fmt.Sprintf("never exported into %s", o.where())
+		c.Fix = o.exportFix()
 		return c
-	}
-	exported := fi.ModTime()
-	if t, ok := lastUpdated(a); ok {
-		exported = t
 	}
 	now := o.Env.Time()
 	newest, ok := newestChange(h.Details, o.Env)
@@ -91,7 +86,7 @@ func freshness(o Options, info export.Info, h export.Health, a *library.Agent) C
 	if ok && newest.After(exported.Add(time.Minute)) {
 		c.Status = Warn
 		c.Message = fmt.Sprintf("the store changed after the last export (store %s, export %s)", stamp(newest), stamp(exported))
-		c.Fix = "bourdon export-all --library " + o.Library + " (Claude Code's SessionEnd hook from bourdon setup does it after every session)"
+		c.Fix = o.exportFix() + " (Claude Code's SessionEnd hook from bourdon setup does it after every session)"
 		return c
 	}
 	c.Status = OK
@@ -100,6 +95,29 @@ func freshness(o Options, info export.Info, h export.Health, a *library.Agent) C
 		c.Message += "; the store has not changed since"
 	}
 	return c
+}
+
+// exportedAt is when agent id was last exported, and its manifest's
+// file: the served manifest's last_updated, else its file's modification
+// time (a store has no such time: its manifest must say). ok is false
+// when there is no manifest.
+func exportedAt(o Options, id string, a *library.Agent) (t time.Time, file string, ok bool) {
+	if o.Store != "" {
+		if a == nil {
+			return time.Time{}, "", false
+		}
+		t, ok = lastUpdated(a)
+		return t, a.File, ok
+	}
+	file = filepath.Join(o.Library, "agents", id+library.ManifestSuffix)
+	fi, err := os.Stat(file)
+	if err != nil {
+		return time.Time{}, file, false
+	}
+	if t, ok := lastUpdated(a); ok {
+		return t, file, true
+	}
+	return fi.ModTime(), file, true
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }

@@ -17,7 +17,10 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 )
 
 // Status is the outcome of one check.
@@ -35,7 +38,8 @@ const (
 // Check is one line of the report.
 type Check struct {
 	// Check names the kind of check: library, manifest, agent, export,
-	// client, hook, registry, member, staging, peer, audit.
+	// client, hook, registry, member, staging, peer, audit; on a store
+	// (Options.Store) store, schema and vectors too.
 	Check string `json:"check"`
 	// Subject is what was checked: an agent id, a client, a member, a
 	// peer; "" for checks of the whole machine.
@@ -118,6 +122,10 @@ type Options struct {
 	Env *export.Env
 	// Library is the library directory ("" for ~/agent-library).
 	Library string
+	// Store, when set, is the PostgreSQL store (postgres://...) that
+	// holds the manifests and staged writes instead of Library: the
+	// database is checked rather than the directory.
+	Store string
 	// Exporters are the agents to check (registry.All()).
 	Exporters []export.Exporter
 	// Binary is this bourdon executable (the command setup wires).
@@ -131,6 +139,31 @@ type Options struct {
 	ProbePeer func(ctx context.Context, p peer.Peer) (string, error)
 }
 
+// where names the library in messages: its directory, or its store
+// without the password.
+func (o Options) where() string {
+	if o.Store != "" {
+		return postgres.Redact(o.Store)
+	}
+	return o.Library
+}
+
+// file is the library directory, or "" on a store (no file to point at).
+func (o Options) file() string {
+	if o.Store != "" {
+		return ""
+	}
+	return o.Library
+}
+
+// exportFix is the command that fills the library.
+func (o Options) exportFix() string {
+	if o.Store != "" {
+		return "bourdon export-all --store " + o.where()
+	}
+	return "bourdon export-all --library " + o.Library
+}
+
 // getenv reads a variable that names a file, as the doctor reads them:
 // trimmed, with a leading ~ expanded.
 func (o Options) getenv(name string) string { return o.Env.ExpandHome(o.Env.Var(name)) }
@@ -141,12 +174,25 @@ func Run(ctx context.Context, o Options) *Report {
 	if o.PeerTimeout <= 0 {
 		o.PeerTimeout = 3 * time.Second
 	}
-	r := &Report{Schema: "bourdon.doctor/v1", Library: o.Library, Checks: []Check{}}
-	served := checkLibrary(r, o)
+	r := &Report{Schema: "bourdon.doctor/v1", Library: o.where(), Checks: []Check{}}
+	var served map[string]*library.Agent
+	staging := commit.New(o.Library)
+	if o.Store == "" {
+		served = checkLibrary(r, o)
+	} else {
+		pg := checkStore(ctx, r, o)
+		staging = nil
+		if pg != nil {
+			defer pg.Close()
+			served, staging = storeManifests(r, o, pg), commit.OnStore(pg)
+		}
+	}
 	checkAgents(ctx, r, o, served)
 	checkClients(r, o)
 	checkRegistry(r, o, served)
-	checkStaging(r, o)
+	if staging != nil {
+		checkStaging(r, o, staging)
+	}
 	checkPeers(ctx, r, o)
 	checkAudit(r, o)
 	return r

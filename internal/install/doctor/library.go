@@ -60,13 +60,24 @@ func checkLibrary(r *Report, o Options) map[string]*library.Agent {
 		return ids
 	}
 	defer lb.Close()
+	tree := fsutil.NewTree(lib)
+	return checkManifests(r, o, lb, lib+" is readable and holds %d manifest(s)", func(path string) bool { return fsutil.IsOutside(tree.Check(path)) })
+}
+
+// checkManifests reports the manifests of lb (a directory's or a store's):
+// a line saying how many it holds (held, with %d for the count), every
+// manifest it refuses to serve (outside says whether a file is a link out
+// of the library) and every served one that breaks the L5 schema. It
+// returns the agents lb serves, by id.
+func checkManifests(r *Report, o Options, lb *library.Library, held string, outside func(path string) bool) map[string]*library.Agent {
+	ids := map[string]*library.Agent{}
 	snap := lb.Snapshot()
 	total := snap.Len() + len(snap.Broken())
 	if total == 0 {
-		r.add(Check{Check: "library", Status: Warn, File: lib, Message: lib + " holds no manifest yet", Fix: "bourdon export-all --library " + lib})
+		r.add(Check{Check: "library", Status: Warn, File: o.file(), Message: o.where() + " holds no manifest yet", Fix: o.exportFix()})
 		return ids
 	}
-	r.add(Check{Check: "library", Status: OK, File: lib, Message: fmt.Sprintf("%s is readable and holds %d manifest(s)", lib, total)})
+	r.add(Check{Check: "library", Status: OK, File: o.file(), Message: fmt.Sprintf(held, total)})
 
 	// The manifests the library refuses, then the schema of those it
 	// serves, in file order.
@@ -75,9 +86,8 @@ func checkLibrary(r *Report, o Options) map[string]*library.Agent {
 		check Check
 	}
 	var lines []line
-	tree := fsutil.NewTree(lib)
 	for _, w := range snap.Broken() {
-		lines = append(lines, line{w.File, refused(w, tree)})
+		lines = append(lines, line{w.File, refused(w, outside)})
 	}
 	valid := 0
 	for _, id := range snap.IDs() {
@@ -101,7 +111,7 @@ func checkLibrary(r *Report, o Options) map[string]*library.Agent {
 
 // refused is the failed check of a manifest the library does not serve:
 // its warning, naming the file and line, and the fix for its kind.
-func refused(w library.Warning, tree fsutil.Tree) Check {
+func refused(w library.Warning, outside func(path string) bool) Check {
 	c := Check{Check: "manifest", Subject: strings.TrimSuffix(filepath.Base(w.File), library.ManifestSuffix), Status: Fail,
 		File: w.File, Line: w.Line, Related: w.Related, Message: w.String(), Fix: rewriteFix}
 	switch {
@@ -109,7 +119,7 @@ func refused(w library.Warning, tree fsutil.Tree) Check {
 		c.Fix = fmt.Sprintf("remove it (the agent's manifest is %s) or correct its agent.id", w.Related)
 	case w.Related != "":
 		c.Fix = fmt.Sprintf("rename it to %s or correct its agent.id", filepath.Base(w.Related))
-	case fsutil.IsOutside(tree.Check(w.File)):
+	case outside(w.File):
 		c.Fix = "replace the link with the file itself: manifests are read only from inside the library"
 	}
 	return c

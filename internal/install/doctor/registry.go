@@ -94,13 +94,16 @@ const staleStagedDays = 7
 // checkStaging reports staged writes of quarantined callers awaiting
 // review in the chosen library (the reference looks only at the default
 // one).
-func checkStaging(r *Report, o Options) {
-	w := commit.New(o.Library)
+func checkStaging(r *Report, o Options, w *commit.Writer) {
 	w.Now = o.Env.Time
 	staged, err := w.ListStaged()
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			r.add(Check{Check: "staging", Status: Warn, Message: "cannot list staged writes: " + err.Error(), Fix: "make " + w.StagingDir() + " readable"})
+			fix := "make " + w.StagingDir() + " readable"
+			if o.Store != "" {
+				fix = "see the store's checks"
+			}
+			r.add(Check{Check: "staging", Status: Warn, Message: "cannot list staged writes: " + err.Error(), Fix: fix})
 		}
 		return
 	}

@@ -65,7 +65,8 @@ func New(root string) *Writer {
 
 // OnStore returns a writer for a library kept in st (a PostgreSQL
 // database, say). What only a directory has (export caches, temporary
-// files to sweep, dry-run exports) is then unavailable.
+// files to sweep) is then unavailable; a dry-run export reads in a
+// transaction it rolls back.
 func OnStore(st store.Store) *Writer {
 	return &Writer{Now: time.Now, swept: map[string]time.Time{}, cache: map[string]*parsed{}, st: st}
 }

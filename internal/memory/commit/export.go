@@ -140,6 +140,9 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 	if req.Provenance.Caller == "" {
 		req.Provenance = ExporterProvenance(id)
 	}
+	if req.DryRun && w.root == "" {
+		return w.dryRunInStore(ctx, req, header, rows)
+	}
 	if req.DryRun {
 		// Reads without the lock: a dry run writes nothing, not even a lock.
 		if err := ctx.Err(); err != nil {
@@ -159,12 +162,31 @@ func (w *Writer) Export(ctx context.Context, req ExportRequest) (ExportResult, e
 	return res, err
 }
 
-// readOwnedUnlocked reads the record of what agent id's exporter owns
-// outside the agent's lock, as only a directory can.
-func (w *Writer) readOwnedUnlocked(id string) ([]byte, error) {
-	if w.root == "" {
-		return nil, fmt.Errorf("a dry-run export: %w", store.ErrUnsupported)
+// errDryRun ends the transaction of a dry run on a store.
+var errDryRun = errors.New("a dry run writes nothing")
+
+// dryRunInStore is a dry-run Export on a store, which has no reads
+// outside a transaction: it reads in one (holding the agent's lock, as a
+// write would) and rolls it back, so that nothing is written.
+func (w *Writer) dryRunInStore(ctx context.Context, req ExportRequest, header *yaml11.Map, rows perKind[[]*yaml11.Map]) (ExportResult, error) {
+	var res ExportResult
+	err := w.st.Update(ctx, req.AgentID, func(tx store.Tx) error {
+		var err error
+		if res, err = w.exportIn(exportReads{manifest: tx.Manifest, owned: tx.Owned}, nil, req, header, rows); err != nil {
+			return err
+		}
+		return errDryRun
+	})
+	if errors.Is(err, errDryRun) {
+		err = nil
 	}
+	return res, err
+}
+
+// readOwnedUnlocked reads the record of what agent id's exporter owns
+// outside the agent's lock, as only a directory can (a dry run on a store
+// reads in a transaction, see dryRunInStore).
+func (w *Writer) readOwnedUnlocked(id string) ([]byte, error) {
 	return w.tree.ReadRegular(w.ownedPath(id), maxOwnedBytes)
 }
 

@@ -135,12 +135,35 @@ func ExportAgentsDir(agentsDir, machine string, scrub func(string) string) (Expo
 			env.Agents = append(env.Agents, brokenSummary(warnings[0], machine))
 			continue
 		}
-		m := a.Manifest
-		order := newestFirst(len(m.Sessions), func(i int) string { return m.Sessions[i].Date })
-		env.Agents = append(env.Agents, summarize(a.ID, m, order, "", machine, visibility.Team, scrub))
+		env.Agents = append(env.Agents, trayEntry(a, machine, scrub))
 	}
 	sortByLastUpdated(env.Agents)
 	return env, nil
+}
+
+// ExportAgentsSnapshot is ExportAgentsDir over a library's snapshot, for
+// a library with no directory to read (a PostgreSQL store): the same
+// entries, GeneratedFrom set to from; the manifests it refuses come after
+// the others of the same last_updated, in name order.
+func ExportAgentsSnapshot(snap *library.Snapshot, from, machine string, scrub func(string) string) ExportEnvelope {
+	env := ExportEnvelope{Schema: AgentsSchema, Machine: machine, GeneratedFrom: from, Agents: []AgentSummary{}}
+	for _, id := range snap.IDs() {
+		a, _ := snap.Agent(id)
+		env.Agents = append(env.Agents, trayEntry(a, machine, scrub))
+	}
+	for _, b := range snap.Broken() {
+		env.Agents = append(env.Agents, brokenSummary(b, machine))
+	}
+	sortByLastUpdated(env.Agents)
+	return env
+}
+
+// trayEntry is the tray's entry of a manifest: sessions up to team,
+// newest first.
+func trayEntry(a *library.Agent, machine string, scrub func(string) string) AgentSummary {
+	m := a.Manifest
+	order := newestFirst(len(m.Sessions), func(i int) string { return m.Sessions[i].Date })
+	return summarize(a.ID, m, order, "", machine, visibility.Team, scrub)
 }
 
 // serverText is the redaction of the export_agents tool.

@@ -234,7 +234,10 @@ func (l *Library) Snapshot() *Snapshot {
 		rescan, all, l.owed = true, true, false
 	}
 	if rescan {
-		_, _ = l.rescan(context.Background(), func(name string) bool { return all || touched[name] }, nil)
+		_, err := l.rescan(context.Background(), func(name string) bool { return all || touched[name] }, nil)
+		if w, ok := l.watch.(*sourceWatcher); ok && err != nil {
+			w.failed()
+		}
 	}
 	l.mu.Unlock()
 	return l.current.Load()

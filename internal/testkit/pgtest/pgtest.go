@@ -38,6 +38,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/testkit/tcpproxy"
 )
 
 // EnvURL names the variable holding an existing server's URL.
@@ -360,4 +361,26 @@ func Open(t testing.TB, url string) *postgres.Store {
 	}
 	t.Cleanup(s.Close)
 	return s
+}
+
+// Partitioned returns a new migrated database (see Migrated) and the URL
+// of the same database through a proxy (internal/testkit/tcpproxy) that
+// the test can blackhole: a network partition between the store's
+// clients and the server. The proxied URL bounds a connect to 1 s and
+// every store operation to timeout (postgres's bourdon_timeout), so that
+// a test of a partition waits seconds, not the defaults' tens.
+func Partitioned(t testing.TB, timeout time.Duration) (direct, proxied string, p *tcpproxy.Proxy) {
+	t.Helper()
+	direct = Migrated(t)
+	u, err := url.Parse(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = tcpproxy.New(t, u.Host)
+	u.Host = p.Addr()
+	q := u.Query()
+	q.Set("connect_timeout", "1")
+	q.Set("bourdon_timeout", timeout.String())
+	u.RawQuery = q.Encode()
+	return direct, u.String(), p
 }

@@ -93,3 +93,26 @@ func BenchmarkReplicaLag(b *testing.B) {
 	b.ReportMetric(float64(lags[len(lags)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lags[len(lags)*99/100].Microseconds()), "p99-µs")
 }
+
+// BenchmarkVectorQueryFloor measures the least a vector search in the
+// database could cost a replica: one round trip on loopback that sends a
+// 128-dimension query vector (the docs embedder's) and reads back ten
+// ids, with no search at all. docs/deploy.md compares it with a whole
+// in-memory docs_search (BenchmarkSearchLearn, internal/recall/docsearch)
+// run in the same invocation:
+//
+//	go test -run '^$' -bench 'VectorQueryFloor|SearchLearn' ./internal/memory/store/postgres/ ./internal/recall/docsearch/
+func BenchmarkVectorQueryFloor(b *testing.B) {
+	pg := pgtest.Open(b, pgtest.Migrated(b))
+	q := make([]float32, 128)
+	for i := range q {
+		q[i] = float32(i) / 128
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for range b.N {
+		if err := pg.QueryFloor(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

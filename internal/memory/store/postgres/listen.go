@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Listen calls changed with the agent id of every manifest write any
@@ -52,11 +53,25 @@ func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listen
 	}
 	changed("")
 	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
+		wait, cancel := context.WithTimeout(ctx, s.pool.timeout)
+		n, err := conn.WaitForNotification(wait)
+		cancel()
+		switch {
+		case err == nil:
+			changed(n.Payload)
+			continue
+		case ctx.Err() != nil || !pgconn.Timeout(err):
 			return true, err
 		}
-		changed(n.Payload)
+		// Silence: a quiet library, or a database that stopped
+		// answering (a partition keeps the connection open, so only
+		// asking tells).
+		ping, cancel := context.WithTimeout(ctx, s.pool.timeout)
+		err = conn.Ping(ping)
+		cancel()
+		if err != nil {
+			return true, s.failed(err)
+		}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // The schema's migrations, applied in the order of their number
@@ -78,7 +77,11 @@ const createMigrations = `CREATE TABLE IF NOT EXISTS bourdon_schema_migrations (
 // one transaction, and returns the versions it applied. A database with a
 // newer schema is a *NewerSchemaError, and is left alone.
 func Migrate(ctx context.Context, url string) ([]int, error) {
-	conn, err := pgx.Connect(ctx, url)
+	cfg, _, err := parseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Redact(url), err)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", Redact(url), err)
 	}
@@ -134,7 +137,7 @@ func schemaVersion(ctx context.Context, q querier) (int, error) {
 }
 
 // checkSchema refuses a database not at this build's schema version.
-func checkSchema(ctx context.Context, pool *pgxpool.Pool, url string) error {
+func checkSchema(ctx context.Context, pool querier, url string) error {
 	var exists bool
 	if err := pool.QueryRow(ctx, "SELECT to_regclass('bourdon_schema_migrations') IS NOT NULL").Scan(&exists); err != nil {
 		return err

@@ -48,10 +48,8 @@ func CheckURL(raw string) error {
 		}
 		return fmt.Errorf("want a postgres:// URL, such as postgres://user@host/db, but %s", what)
 	}
-	if _, err := pgxpool.ParseConfig(raw); err != nil {
-		return err // pgx masks the password in its parse errors
-	}
-	return nil
+	_, _, err := parseConfig(raw)
+	return err
 }
 
 // validScheme reports whether s is a URL scheme (RFC 3986), so that it is
@@ -82,7 +80,7 @@ func Redact(raw string) string {
 // Store is a library kept in one PostgreSQL database. It is safe for
 // concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
+	pool *boundedPool
 	url  string // the connection URL, for LISTEN connections
 	name string // Redact(url), the prefix of manifest paths
 }
@@ -92,12 +90,9 @@ var _ store.Store = (*Store)(nil)
 // Open connects to the database at url and checks that its schema is this
 // build's (see Migrate).
 func Open(ctx context.Context, url string) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+	cfg, timeout, err := parseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Redact(url), err)
-	}
-	if cfg.ConnConfig.ConnectTimeout == 0 {
-		cfg.ConnConfig.ConnectTimeout = 5 * time.Second // a database that is down is an error, not a hang
 	}
 	if cfg.MaxConns < 4 {
 		cfg.MaxConns = 4 // a promote holds a staged write's lock while it commits
@@ -106,11 +101,14 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", Redact(url), err)
 	}
-	if err := checkSchema(ctx, pool, url); err != nil {
+	// Connections of its own (see connect) parse the URL again: without
+	// the parameter that is bourdon's, which the server would refuse.
+	s := &Store{pool: &boundedPool{Pool: pool, timeout: timeout}, url: withoutParam(url, timeoutParam), name: Redact(url)}
+	if err := checkSchema(ctx, s.pool, url); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("%s: %w", Redact(url), err)
 	}
-	return &Store{pool: pool, url: url, name: Redact(url)}, nil
+	return s, nil
 }
 
 // Close closes the pool.
@@ -125,7 +123,7 @@ func (s *Store) ManifestPath(id string) string {
 func (s *Store) Agents(ctx context.Context) ([]string, error) {
 	rows, _ := s.pool.Query(ctx, `SELECT agent_id FROM bourdon_manifests
 		UNION SELECT agent_id FROM bourdon_versions ORDER BY 1`)
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	return collect(s, rows, pgx.RowTo[string])
 }
 
 // Stamp is the version of one agent's manifest.
@@ -149,7 +147,7 @@ func (s *Store) Versions(ctx context.Context) (map[string]int64, error) {
 // Stamps returns every manifest's version and digest.
 func (s *Store) Stamps(ctx context.Context) ([]Stamp, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT agent_id, version, digest FROM bourdon_manifests ORDER BY agent_id")
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[Stamp])
+	return collect(s, rows, pgx.RowToStructByPos[Stamp])
 }
 
 func (s *Store) Manifest(ctx context.Context, id string) ([]byte, error) {
@@ -158,13 +156,16 @@ func (s *Store) Manifest(ctx context.Context, id string) ([]byte, error) {
 
 // Update runs fn in one transaction holding agent id's advisory lock.
 func (s *Store) Update(ctx context.Context, id string, fn func(store.Tx) error) error {
-	return s.locked(ctx, "agent:"+id, func(tx pgx.Tx) error {
+	return s.locked(ctx, "agent:"+id, func(ctx context.Context, tx pgx.Tx) error {
 		return fn(&pgTx{s: s, ctx: ctx, tx: tx, id: id})
 	})
 }
 
-// locked runs fn in a transaction holding the advisory lock named key.
-func (s *Store) locked(ctx context.Context, key string, fn func(pgx.Tx) error) error {
+// locked runs fn in a transaction holding the advisory lock named key,
+// the whole of it bounded by the store's timeout (ctx, given to fn too).
+func (s *Store) locked(ctx context.Context, key string, fn func(context.Context, pgx.Tx) error) error {
+	ctx, cancel := s.pool.bound(ctx)
+	defer cancel()
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return s.failed(err)
@@ -173,25 +174,21 @@ func (s *Store) locked(ctx context.Context, key string, fn func(pgx.Tx) error) e
 	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", "bourdon:"+key); err != nil {
 		return s.failed(err)
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(ctx, tx); err != nil {
 		return err
 	}
 	return s.failed(tx.Commit(ctx))
 }
 
-// failed names the store in an error of the database (a lost connection,
-// a server shutting down), so that a caller's tool error says what
-// failed; nil stays nil.
-func (s *Store) failed(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("the store %s failed: %w", s.name, err)
+// collect is pgx.CollectRows, naming the store in its error.
+func collect[T any](s *Store, rows pgx.Rows, fn pgx.RowToFunc[T]) ([]T, error) {
+	out, err := pgx.CollectRows(rows, fn)
+	return out, s.failed(err)
 }
 
 func (s *Store) VersionIDs(ctx context.Context, id string) ([]string, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT version_id FROM bourdon_versions WHERE agent_id = $1 ORDER BY version_id", id)
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	return collect(s, rows, pgx.RowTo[string])
 }
 
 func (s *Store) Version(ctx context.Context, id, version string) ([]byte, error) {
@@ -200,7 +197,7 @@ func (s *Store) Version(ctx context.Context, id, version string) ([]byte, error)
 
 func (s *Store) Provenance(ctx context.Context, id string) ([][]byte, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT record FROM bourdon_provenance WHERE agent_id = $1 ORDER BY seq", id)
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) ([]byte, error) {
+	return collect(s, rows, func(r pgx.CollectableRow) ([]byte, error) {
 		var rec string
 		err := r.Scan(&rec)
 		return []byte(rec), err
@@ -215,14 +212,14 @@ func (s *Store) StagedPath(caller, id string) string {
 // UpdateStaged runs fn in one transaction holding the staged manifest's
 // advisory lock.
 func (s *Store) UpdateStaged(ctx context.Context, caller, id string, fn func(store.StagedTx) error) error {
-	return s.locked(ctx, "staged:"+caller+"/"+id, func(tx pgx.Tx) error {
+	return s.locked(ctx, "staged:"+caller+"/"+id, func(ctx context.Context, tx pgx.Tx) error {
 		return fn(&stagedTx{s: s, ctx: ctx, tx: tx, caller: caller, id: id})
 	})
 }
 
 func (s *Store) ListStaged(ctx context.Context) ([]store.StagedEntry, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT caller, agent_id, staged_at FROM bourdon_staged ORDER BY caller, agent_id")
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.StagedEntry, error) {
+	return collect(s, rows, func(r pgx.CollectableRow) (store.StagedEntry, error) {
 		var e store.StagedEntry
 		err := r.Scan(&e.Caller, &e.AgentID, &e.Time)
 		e.Path = s.StagedPath(e.Caller, e.AgentID)

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
+)
+
+// TestThreeReplicasSurviveANetworkPartition puts a proxy between three
+// `bourdon serve --store` and PostgreSQL and blackholes it (the database
+// host stops answering; nothing is refused or reset) while writers commit
+// through every replica, then heals it, leaving the connections open
+// during the partition silent for ever. Meanwhile every commit ends as a
+// tool error naming the store (never a transport error or a hang: each
+// call is bounded by a minute, against the store's bound of 1 s here), a
+// read of memory is served from the replica's last snapshot, and a call
+// that must ask the database (list_memory_versions) is a tool error
+// naming the store; afterwards the replicas write again without being
+// restarted, every replica serves every acknowledged commit, and the
+// database holds each write whole.
+func TestThreeReplicasSurviveANetworkPartition(t *testing.T) {
+	const writers, agents = 3, 2
+	direct, proxied, proxy := pgtest.Partitioned(t, time.Second)
+	rs := startReplicas(t, proxied, 3, writers)
+	rs.url = direct // the checks read the database past the proxy
+	if banner := strings.Join(rs.replicas[0].banner, "\n"); !strings.Contains(banner, "\nvectors:   in memory (pgvector ") {
+		t.Errorf("the banner does not say where the vectors are:\n%s", banner)
+	}
+	t.Cleanup(proxy.Close)
+	named := "the store " + postgres.Redact(proxied) + " failed: "
+	run := rs.startWriters(t, writers, agents)
+	run.waitAcks(30)
+	proxy.Blackhole()
+	for range 2 * writers {
+		if text := <-run.refusals; !strings.Contains(text, named) {
+			t.Errorf("a commit while partitioned: %q does not say the store failed", text)
+		}
+	}
+	run.drainAcks() // acknowledged before the partition
+	for r := range rs.replicas {
+		cs := rs.session(t, r, 0)
+		if text := entityNames(t, cs, "team-0"); !strings.Contains(text, `"name":"w0-c0"`) {
+			t.Errorf("replica %d, partitioned, no longer serves what it had: %.200s", r, text)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_memory_versions", Arguments: map[string]any{"agent_id": "team-0"}})
+		cancel()
+		if msg := callFailure(res, err); !strings.HasPrefix(msg, "tool error: ") || !strings.Contains(msg, named) {
+			t.Errorf("replica %d, partitioned, list_memory_versions: %q, want a tool error naming the store", r, msg)
+		}
+	}
+	proxy.Heal()
+	run.waitAcks(30) // the replicas write again
+	run.stop(t)
+	t.Logf("%d commits refused while partitioned", len(run.refusals)+2*writers)
+	rs.checkAcknowledged(t, run.acked)
+}
