@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestConcurrentTransitionsOneWinsPerStage races proposers and approvers
@@ -130,6 +132,62 @@ func TestConcurrentIntakesGetSequentialIDs(t *testing.T) {
 			t.Errorf("%d requests, %v", len(all), problems)
 		}
 	})
+}
+
+// TestReplicasAllocateDistinctIDs: stores opened apart on the same
+// documents (two processes on one folder, two replicas on one database)
+// approve intakes at the same time, and every request gets an id of its
+// own, in sequence.
+func TestReplicasAllocateDistinctIDs(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			const replicas, each = 2, 6
+			open := b.fresh(t)
+			var stores []*Store
+			for range replicas {
+				s := OpenDocuments(open())
+				s.now = func() time.Time { return clock }
+				stores = append(stores, s)
+			}
+			var (
+				mu  sync.Mutex
+				ids []string
+				wg  sync.WaitGroup
+			)
+			for i := range replicas * each {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					s := stores[i%replicas]
+					p, err := s.ProposeIntake(context.Background(), formJSON(t, nil), agent)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					_, r, err := stores[(i+1)%replicas].Approve(context.Background(), p.ID, operator)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					ids = append(ids, r.ID)
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			slices.SortFunc(ids, compareIDs)
+			for i, id := range ids {
+				if want := fmt.Sprintf("REQ-2026-%04d", i+1); id != want {
+					t.Fatalf("ids %v", ids)
+				}
+			}
+			for _, s := range stores {
+				if all, problems, _ := s.All(); len(all) != replicas*each || len(problems) > 0 {
+					t.Errorf("%d requests, %v", len(all), problems)
+				}
+			}
+		})
+	}
 }
 
 // TestConcurrentDecisionsOnOneProposal races approvals and rejections of

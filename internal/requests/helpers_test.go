@@ -39,10 +39,19 @@ func newStore(t *testing.T) *Store {
 // without PostgreSQL, except in CI).
 var backends = []struct {
 	name string
-	docs func(t *testing.T) store.Documents // fresh and empty
+	// fresh makes fresh, empty documents and returns how to open them,
+	// each call as another process (or replica) does: the same
+	// directory, or a new connection pool to the same database.
+	fresh func(t *testing.T) func() store.Documents
 }{
-	{"dir", func(t *testing.T) store.Documents { return store.NewDirDocuments(t.TempDir(), filePerm) }},
-	{"postgres", func(t *testing.T) store.Documents { return pgtest.Open(t, pgtest.Migrated(t)).Documents() }},
+	{"dir", func(t *testing.T) func() store.Documents {
+		dir := t.TempDir()
+		return func() store.Documents { return store.NewDirDocuments(dir, filePerm) }
+	}},
+	{"postgres", func(t *testing.T) func() store.Documents {
+		url := pgtest.Migrated(t)
+		return func() store.Documents { return pgtest.Open(t, url).Documents() }
+	}},
 }
 
 // onBothBackends runs test once per backend, as a subtest named after
@@ -53,7 +62,7 @@ func onBothBackends(t *testing.T, test func(t *testing.T, newStore func(*testing
 		t.Run(b.name, func(t *testing.T) {
 			test(t, func(t *testing.T) *Store {
 				t.Helper()
-				s := OpenDocuments(b.docs(t))
+				s := OpenDocuments(b.fresh(t)())
 				s.now = func() time.Time { return clock }
 				return s
 			})
