@@ -19,7 +19,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/drift"
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
-	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/recall/recognition"
 )
 
@@ -41,11 +41,19 @@ type Store struct {
 	drift *drift.Tracker
 }
 
-// New returns a store over lib.
+// New returns a store over lib, keeping the drift watermarks in lib's
+// directory (.bourdon/watermarks.json).
 func New(lib *library.Library) *Store {
+	return NewWithDocuments(lib, store.NewDirDocuments(lib.Root(), 0o644))
+}
+
+// NewWithDocuments returns a store over lib keeping the drift watermarks
+// among docs, the library's documents (drift.LibraryName): a PostgreSQL
+// store's, so that every replica on the database shares them.
+func NewWithDocuments(lib *library.Library, docs store.Documents) *Store {
 	return &Store{
 		lib: lib, Now: time.Now, cache: map[*l5.Manifest]*agentIndex{}, rec: recognition.NewIndex(),
-		drift: drift.OpenIn(fsutil.NewTree(lib.Root()), filepath.Join(lib.Root(), ".bourdon", "watermarks.json")),
+		drift: drift.Open(docs, drift.LibraryName),
 	}
 }
 
