@@ -142,8 +142,9 @@ func openWriter(ctx context.Context, dir, url string) (*commit.Writer, func(), e
 
 // openLibrary opens what bourdon serve reads and writes: the library
 // directory root, or, with url set, the manifests in that PostgreSQL store
-// (root still holds requests and the drift watermarks), followed through
-// LISTEN/NOTIFY and periodic reconciliation until ctx ends.
+// (see libraryDocuments for the requests and the drift watermarks),
+// followed through LISTEN/NOTIFY and periodic reconciliation until ctx
+// ends.
 func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*library.Library, *commit.Writer, func(), error) {
 	if url == "" {
 		lib, err := library.Open(root, log)
@@ -167,6 +168,17 @@ func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*libr
 	listenCtx, stop := context.WithCancel(ctx)
 	go pg.Listen(listenCtx, func(string) { lib.Notify() }, log)
 	return lib, commit.OnStore(pg), func() { stop(); lib.Close(); pg.Close() }, nil
+}
+
+// libraryDocuments returns where the library in root keeps its requests,
+// proposals and drift watermarks: among the PostgreSQL store's documents
+// when w writes one (every replica then shares them), else as files of
+// root.
+func libraryDocuments(root string, w *commit.Writer) store.Documents {
+	if pg, ok := w.Store().(*postgres.Store); ok {
+		return pg.Documents()
+	}
+	return store.NewDirDocuments(root, 0o644)
 }
 
 // libraryReady is the library's check of /readyz: its manifest directory

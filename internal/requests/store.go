@@ -116,7 +116,9 @@ func (s *Store) Documents() store.Documents { return s.docs }
 // Stamp fingerprints the request files as they are now (their names and
 // revisions, not their bytes): it changes whenever a request is added,
 // removed or rewritten, by this process or any other.
-func (s *Store) Stamp(ctx context.Context) (uint64, error) {
+func (s *Store) Stamp() (uint64, error) {
+	ctx, cancel := opContext()
+	defer cancel()
 	list, err := s.docs.List(ctx, s.dir)
 	if err != nil {
 		return 0, err
