@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,6 +18,20 @@ import (
 // requestsDir is where a library keeps its requests.
 func requestsDir(lib string) string { return filepath.Join(lib, "requests") }
 
+// openRequests opens the request store of the library in dir, or, with
+// url set, of that PostgreSQL store. The returned function closes it.
+func openRequests(ctx context.Context, dir, url string) (*requests.Store, func(), error) {
+	if url == "" {
+		s, err := requests.Open(requestsDir(dir))
+		return s, func() {}, err
+	}
+	w, closeStore, err := openWriter(ctx, dir, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return requests.OpenDocuments(libraryDocuments(dir, w.Store())), closeStore, nil
+}
+
 // defaultApprover names the person at the terminal by the account the
 // process runs as (not $USER, which is anybody's to set).
 func defaultApprover() string {
@@ -29,7 +44,7 @@ func defaultApprover() string {
 // newRequestsCommand returns "bourdon requests": the operator's side of
 // the propose-only request lifecycle.
 func newRequestsCommand() *cobra.Command {
-	var libraryDir, approver, auditPath string
+	var libraryDir, storeURL, approver, auditPath string
 	var selfApprove bool
 	cmd := &cobra.Command{
 		Use:   "requests",
@@ -55,15 +70,17 @@ log as a self-approval. --as only names the approver in the records.
 	}
 	auditDefault, _ := trust.DefaultAuditPath(os.Getenv)
 	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
+	cmd.PersistentFlags().StringVar(&storeURL, "store", "", "the requests and proposals of this PostgreSQL store (postgres://...), as bourdon serve --store keeps them, instead of <library>/requests")
 	cmd.PersistentFlags().StringVar(&approver, "as", defaultApprover(), "the name recorded as approver in the history and the audit log (the account running the command is recorded too, and is what self-approval is judged by)")
 	cmd.PersistentFlags().StringVar(&auditPath, "audit-log", auditDefault, "append-only log of every decision (BOURDON_AUDIT_PATH)")
 	// withStore runs a subcommand on the library's request store; a
 	// failure prints "error: ..." and exits 1.
 	withStore := func(run func(cmd *cobra.Command, args []string, s *requests.Store) error) func(*cobra.Command, []string) error {
 		return func(cmd *cobra.Command, args []string) error {
-			s, err := requests.Open(requestsDir(libraryDir))
+			s, closeStore, err := openRequests(cmd.Context(), libraryDir, storeURL)
 			if err == nil {
 				err = run(cmd, args, s)
+				closeStore()
 			}
 			if err != nil {
 				return cliFail(cmd, err)

@@ -238,7 +238,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		DefaultAccess: cfg.defaultAccess,
 		TurnEnv:       turn.Env{Getenv: cfg.env.get},
 	}
-	docs := libraryDocuments(lib.Root(), writer)
+	docs := libraryDocuments(lib.Root(), writer.Store())
 	store := federation.NewWithDocuments(lib, docs)
 	if opts.Requests, err = requestStore(docs, cfg.github); err != nil {
 		return err
