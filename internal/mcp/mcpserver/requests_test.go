@@ -291,3 +291,43 @@ func TestCollectionNotificationsNameOnlyWhatEverySubscriberSees(t *testing.T) {
 		}
 	})
 }
+
+// TestReplicasShareRequests: two servers on one PostgreSQL store (two
+// replicas, each its own connection pool): an intake proposed on one is
+// approved from the other's store, and a subscriber of the first hears of
+// the new request and reads it, as list_requests on the second does.
+func TestReplicasShareRequests(t *testing.T) {
+	url := pgtest.Migrated(t)
+	replica := func(_ *testing.T, _ string) store.Documents { return pgtest.Open(t, url).Documents() }
+	a, _, _ := graphServerOn(t, replica)
+	b, _, reqsB := graphServerOn(t, replica)
+	updates := make(chan *mcp.ResourceUpdatedNotificationParams, 16)
+	ca := mcptest.ConnectWith(t, a.Server, "http/2025-11-25", &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
+	})
+	ctx := context.Background()
+	const collection = "cogitave://request/"
+	if err := ca.Subscribe(ctx, &mcp.SubscribeParams{URI: collection}); err != nil {
+		t.Fatal(err)
+	}
+	got, res := call(t, ca, "request_intake", form)
+	if res.IsError {
+		t.Fatal(errText(res))
+	}
+	reviewer := requests.OpenDocuments(reqsB.Documents())
+	reviewer.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+	_, r, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := nextUpdate(t, updates, ""); u.URI != collection || u.Meta[mcpserver.NodeURIMetaKey] != collection+r.ID {
+		t.Errorf("update %+v, want one naming %s", u, collection+r.ID)
+	}
+	if got, res := call(t, ca, "get_request", map[string]any{"id": r.ID}); res.IsError || got["stage"] != "intake" {
+		t.Errorf("get_request on the proposing replica: %v %s", got, errText(res))
+	}
+	cb := mcptest.Connect(t, b.Server, "in-memory")
+	if list, res := call(t, cb, "list_requests", nil); res.IsError || len(list["requests"].([]any)) != 1 {
+		t.Errorf("list_requests on the other replica: %v %s", list, errText(res))
+	}
+}
