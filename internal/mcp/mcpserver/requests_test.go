@@ -84,20 +84,37 @@ func onBothBackends(t *testing.T, test func(t *testing.T, graphServer func(*test
 	}
 }
 
+// collection is the resource of every request node.
+const collection = "cogitave://request/"
+
+// subscribedToRequests connects the operator to srv, subscribed to the
+// request collection, and returns the resources/updated it receives.
+func subscribedToRequests(t *testing.T, srv *mcpserver.Server) (*mcp.ClientSession, <-chan *mcp.ResourceUpdatedNotificationParams) {
+	t.Helper()
+	updates := make(chan *mcp.ResourceUpdatedNotificationParams, 16)
+	cs := mcptest.ConnectWith(t, srv.Server, "http/2025-11-25", &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
+	})
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: collection}); err != nil {
+		t.Fatal(err)
+	}
+	return cs, updates
+}
+
+// reviewerOf opens reqs's documents as another operator's account would.
+func reviewerOf(reqs *requests.Store) *requests.Store {
+	r := requests.OpenDocuments(reqs.Documents())
+	r.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+	return r
+}
+
 func TestRequestLifecycleOverMCP(t *testing.T) {
 	onBothBackends(t, func(t *testing.T, graphServer func(*testing.T) (*mcpserver.Server, string, *requests.Store)) {
 		srv, _, reqs := graphServer(t)
-		updates := make(chan *mcp.ResourceUpdatedNotificationParams, 16)
-		cs := mcptest.ConnectWith(t, srv.Server, "http/2025-11-25", &mcp.ClientOptions{
-			ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
-		})
-		ctx := context.Background()
 		// The subscribers of the request collection hear of every request
 		// that joins the graph, and of every change to one.
-		const collection = "cogitave://request/"
-		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: collection}); err != nil {
-			t.Fatal(err)
-		}
+		cs, updates := subscribedToRequests(t, srv)
+		ctx := context.Background()
 
 		// No owner, no request; every problem is said.
 		_, res := call(t, cs, "request_intake", with(form, "owner", nil))
@@ -120,8 +137,7 @@ func TestRequestLifecycleOverMCP(t *testing.T) {
 		if _, _, err := reqs.Approve(ctx, got["id"].(string), "cli:operator"); !errors.As(err, &self) {
 			t.Fatalf("the server's own account approved the operator's proposal: %v", err)
 		}
-		reviewer := requests.OpenDocuments(reqs.Documents())
-		reviewer.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+		reviewer := reviewerOf(reqs)
 		_, r, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice")
 		if err != nil {
 			t.Fatal(err)
@@ -225,8 +241,7 @@ func TestRequestLookupsTellNothingAcrossAreas(t *testing.T) {
 		if res.IsError {
 			t.Fatal(errText(res))
 		}
-		reviewer := requests.OpenDocuments(reqs.Documents())
-		reviewer.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+		reviewer := reviewerOf(reqs)
 		_, r, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice")
 		if err != nil {
 			t.Fatal(err)
@@ -268,7 +283,6 @@ func TestCollectionNotificationsNameOnlyWhatEverySubscriberSees(t *testing.T) {
 		q := mcptest.ConnectAsWith(t, srv.Server, &mcphttp.Auth{Registry: registry}, token, "2025-11-25", &mcp.ClientOptions{
 			ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
 		})
-		const collection = "cogitave://request/"
 		if err := q.Subscribe(ctx, &mcp.SubscribeParams{URI: collection}); err != nil {
 			t.Fatal(err)
 		}
@@ -277,8 +291,7 @@ func TestCollectionNotificationsNameOnlyWhatEverySubscriberSees(t *testing.T) {
 		if res.IsError {
 			t.Fatal(errText(res))
 		}
-		reviewer := requests.OpenDocuments(reqs.Documents())
-		reviewer.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+		reviewer := reviewerOf(reqs)
 		if _, _, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice"); err != nil {
 			t.Fatal(err)
 		}
@@ -301,21 +314,13 @@ func TestReplicasShareRequests(t *testing.T) {
 	replica := func(_ *testing.T, _ string) store.Documents { return pgtest.Open(t, url).Documents() }
 	a, _, _ := graphServerOn(t, replica)
 	b, _, reqsB := graphServerOn(t, replica)
-	updates := make(chan *mcp.ResourceUpdatedNotificationParams, 16)
-	ca := mcptest.ConnectWith(t, a.Server, "http/2025-11-25", &mcp.ClientOptions{
-		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params },
-	})
+	ca, updates := subscribedToRequests(t, a)
 	ctx := context.Background()
-	const collection = "cogitave://request/"
-	if err := ca.Subscribe(ctx, &mcp.SubscribeParams{URI: collection}); err != nil {
-		t.Fatal(err)
-	}
 	got, res := call(t, ca, "request_intake", form)
 	if res.IsError {
 		t.Fatal(errText(res))
 	}
-	reviewer := requests.OpenDocuments(reqsB.Documents())
-	reviewer.Account = requests.Account{Host: "review-host", UID: "4242", User: "alice"}
+	reviewer := reviewerOf(reqsB)
 	_, r, err := reviewer.Approve(ctx, got["id"].(string), "cli:alice")
 	if err != nil {
 		t.Fatal(err)
