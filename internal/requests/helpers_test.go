@@ -181,6 +181,10 @@ func request(st Stage, designClass bool) *Request {
 	return r
 }
 
+// requestPath returns where the document of request id is: for a
+// directory store, the file's path.
+func (s *Store) requestPath(id string) string { return s.docs.Where(s.requestName(id)) }
+
 // readDoc reads the document name of s's folder ("proposals/x.yaml").
 func readDoc(s *Store, name string) ([]byte, error) {
 	data, _, err := s.docs.Read(context.Background(), s.dir+"/"+name, 4*MaxFileBytes)

@@ -139,10 +139,6 @@ func (s *Store) pendingDir() string { return s.dir + "/proposals" }
 
 func (s *Store) decidedDir() string { return s.dir + "/proposals/decided" }
 
-// requestPath returns where the file of request id is (a path, for a
-// directory), for messages and tests.
-func (s *Store) requestPath(id string) string { return s.docs.Where(s.requestName(id)) }
-
 // rel names a document of the store relative to its folder, as a Problem
 // names its file.
 func (s *Store) rel(name string) string {
