@@ -42,13 +42,13 @@ var backends = []struct {
 	// fresh makes fresh, empty documents and returns how to open them,
 	// each call as another process (or replica) does: the same
 	// directory, or a new connection pool to the same database.
-	fresh func(t *testing.T) func() store.Documents
+	fresh func(t testing.TB) func() store.Documents
 }{
-	{"dir", func(t *testing.T) func() store.Documents {
+	{"dir", func(t testing.TB) func() store.Documents {
 		dir := t.TempDir()
 		return func() store.Documents { return store.NewDirDocuments(dir, filePerm) }
 	}},
-	{"postgres", func(t *testing.T) func() store.Documents {
+	{"postgres", func(t testing.TB) func() store.Documents {
 		url := pgtest.Migrated(t)
 		return func() store.Documents { return pgtest.Open(t, url).Documents() }
 	}},
