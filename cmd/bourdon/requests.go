@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
@@ -19,9 +20,10 @@ import (
 func requestsDir(lib string) string { return filepath.Join(lib, "requests") }
 
 // openRequests opens the request store of the library in dir, or, with
-// url set, of that PostgreSQL store. The returned function closes it.
+// url set (or dir a postgres:// URL), of that PostgreSQL store. The
+// returned function closes it.
 func openRequests(ctx context.Context, dir, url string) (*requests.Store, func(), error) {
-	if url == "" {
+	if url == "" && !postgres.IsURL(dir) {
 		s, err := requests.Open(requestsDir(dir))
 		return s, func() {}, err
 	}
