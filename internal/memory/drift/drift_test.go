@@ -90,24 +90,46 @@ func TestWatermarksAreNotWrittenThroughALinkOutOfTheLibrary(t *testing.T) {
 	}
 }
 
+// backends are the documents the watermarks are tested on: open makes
+// fresh ones and returns how to open them again, as another process (or
+// replica) does.
+var backends = []struct {
+	name string
+	open func(t testing.TB) func() store.Documents
+}{
+	{"dir", func(t testing.TB) func() store.Documents {
+		dir := t.TempDir()
+		return func() store.Documents { return store.NewDirDocuments(dir, 0o644) }
+	}},
+	{"postgres", func(t testing.TB) func() store.Documents {
+		url := pgtest.Migrated(t)
+		return func() store.Documents { return pgtest.Open(t, url).Documents() }
+	}},
+}
+
+// BenchmarkObserve times an observation that changes a watermark (and so
+// writes the document, under its lock) on each backend, to be compared
+// within one run.
+func BenchmarkObserve(b *testing.B) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			tr := Open(be.open(b)(), LibraryName)
+			rows := 0
+			for b.Loop() {
+				rows++
+				if err := tr.Observe([]Surface{{Agent: "a", Rows: rows}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // TestReplicasMergeTheirObservations: two trackers on one document (two
 // processes on a library, two replicas on a database), each observing
 // surfaces the other does not, at the same time: the document ends with
 // every surface's watermark, none lost to the other's write.
 func TestReplicasMergeTheirObservations(t *testing.T) {
-	backends := []struct {
-		name string
-		open func(t *testing.T) func() store.Documents
-	}{
-		{"dir", func(t *testing.T) func() store.Documents {
-			dir := t.TempDir()
-			return func() store.Documents { return store.NewDirDocuments(dir, 0o644) }
-		}},
-		{"postgres", func(t *testing.T) func() store.Documents {
-			url := pgtest.Migrated(t)
-			return func() store.Documents { return pgtest.Open(t, url).Documents() }
-		}},
-	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			open := b.open(t)
