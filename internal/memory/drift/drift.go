@@ -69,6 +69,12 @@ type Tracker struct {
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 
+	// io is held through an observation, so that one tracker observes
+	// one thing at a time; mu only while state, rev and err are read or
+	// replaced (never during I/O), so that Drifting never waits for the
+	// document. A state is never changed once it is t.state: an
+	// observation changes a copy and replaces it.
+	io    sync.Mutex
 	mu    sync.Mutex
 	state *state // nil when the document exists but cannot be read
 	rev   store.Revision
@@ -92,35 +98,33 @@ const ioTimeout = 30 * time.Second
 const unknown store.Revision = "\x00unknown"
 
 // Open reads the watermark document called name in docs (a library's is
-// ".bourdon/watermarks.json" among its documents); a missing document is
-// an empty state. A document that cannot be read leaves the tracker
-// without verdicts (and is never overwritten) until it is fixed or
-// removed: every observation reads it again.
+// LibraryName among its documents); a missing document is an empty state.
+// A document that cannot be read leaves the tracker without verdicts (and
+// is never overwritten) until it is fixed or removed: every observation
+// reads it again.
 func Open(docs store.Documents, name string) *Tracker {
 	t := &Tracker{docs: docs, name: name, Now: time.Now}
 	ctx, cancel := context.WithTimeout(context.Background(), ioTimeout)
 	defer cancel()
-	t.load(ctx)
+	t.state, t.rev, t.err = t.read(ctx)
 	return t
 }
 
-// load reads the document into t. Call it with t.mu held.
-func (t *Tracker) load(ctx context.Context) {
+// read reads the document: its state (empty when it is missing) and
+// revision, or why it cannot be read.
+func (t *Tracker) read(ctx context.Context) (*state, store.Revision, error) {
 	data, rev, err := t.docs.Read(ctx, t.name, maxStateBytes)
-	t.state, t.rev, t.err = nil, rev, nil
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		t.state = &state{Version: 1, Surfaces: map[string]*mark{}}
+		return &state{Version: 1, Surfaces: map[string]*mark{}}, rev, nil
 	case err != nil:
-		t.err = err
-	default:
-		var s state
-		if err := json.Unmarshal(data, &s); err != nil || s.Surfaces == nil {
-			t.err = fmt.Errorf("watermarks %s cannot be read: %v", t.docs.Where(t.name), err)
-		} else {
-			t.state = &s
-		}
+		return nil, unknown, err
 	}
+	var s state
+	if err := json.Unmarshal(data, &s); err != nil || s.Surfaces == nil {
+		return nil, rev, fmt.Errorf("watermarks %s cannot be read: %v", t.docs.Where(t.name), err)
+	}
+	return &s, rev, nil
 }
 
 // Err says why the watermarks cannot be used, or nil.
@@ -136,10 +140,13 @@ func (t *Tracker) Err() error {
 // changed it). Surfaces not listed keep their watermark (an agent whose
 // manifest was deleted is not drifting: it is gone).
 func (t *Tracker) Observe(surfaces []Surface) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.io.Lock()
+	defer t.io.Unlock()
 	now := t.Now().UTC().Format(time.RFC3339)
-	if t.state != nil && !t.state.clone().observe(surfaces, now) {
+	t.mu.Lock()
+	cur, rev := t.state, t.rev
+	t.mu.Unlock()
+	if cur != nil && !cur.clone().observe(surfaces, now) {
 		return nil // nothing to write
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), ioTimeout)
@@ -149,26 +156,37 @@ func (t *Tracker) Observe(surfaces []Surface) error {
 		return err
 	}
 	defer unlock()
-	if rev, err := t.docs.Revision(ctx, t.name); err != nil || rev != t.rev || t.state == nil {
-		t.load(ctx)
-	}
-	if t.state == nil {
-		return t.err
-	}
-	if !t.state.observe(surfaces, now) {
-		return nil
-	}
-	data, err := json.MarshalIndent(t.state, "", "  ")
+	stored, err := t.docs.Revision(ctx, t.name)
 	if err != nil {
-		return err
+		return err // the document cannot be asked about now: what is known stays
 	}
-	rev, err := t.docs.Write(ctx, t.name, append(data, '\n'))
-	if err != nil {
-		t.rev = unknown
-		return err
+	if stored != rev || cur == nil {
+		cur, rev, err = t.read(ctx)
+		if cur == nil {
+			t.set(nil, rev, err)
+			return err
+		}
 	}
-	t.rev = rev
+	next := cur.clone()
+	if next.observe(surfaces, now) {
+		data, err := json.MarshalIndent(next, "", "  ")
+		if err != nil {
+			return err
+		}
+		if rev, err = t.docs.Write(ctx, t.name, append(data, '\n')); err != nil {
+			t.set(next, unknown, nil)
+			return err
+		}
+	}
+	t.set(next, rev, nil)
 	return nil
+}
+
+// set replaces the tracker's state.
+func (t *Tracker) set(s *state, rev store.Revision, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.state, t.rev, t.err = s, rev, err
 }
 
 // observe applies what the surfaces yield now to s and reports whether
