@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
@@ -23,15 +24,26 @@ func requestsDir(lib string) string { return filepath.Join(lib, "requests") }
 // url set (or dir a postgres:// URL), of that PostgreSQL store. The
 // returned function closes it.
 func openRequests(ctx context.Context, dir, url string) (*requests.Store, func(), error) {
-	if url == "" && !postgres.IsURL(dir) {
-		s, err := requests.Open(requestsDir(dir))
-		return s, func() {}, err
-	}
 	w, closeStore, err := openWriter(ctx, dir, url)
 	if err != nil {
 		return nil, nil, err
 	}
-	return requests.OpenDocuments(libraryDocuments(dir, w.Store())), closeStore, nil
+	s, err := libraryRequests(dir, w.Store())
+	if err != nil {
+		closeStore()
+		return nil, nil, err
+	}
+	return s, closeStore, nil
+}
+
+// libraryRequests opens the request store of the library in dir: among
+// the documents of st when it is a PostgreSQL store (see
+// libraryDocuments), else <dir>/requests.
+func libraryRequests(dir string, st store.Store) (*requests.Store, error) {
+	if _, ok := st.(*postgres.Store); ok {
+		return requests.OpenDocuments(libraryDocuments(dir, st)), nil
+	}
+	return requests.Open(requestsDir(dir))
 }
 
 // defaultApprover names the person at the terminal by the account the

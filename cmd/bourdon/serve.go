@@ -238,9 +238,8 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		DefaultAccess: cfg.defaultAccess,
 		TurnEnv:       turn.Env{Getenv: cfg.env.get},
 	}
-	docs := libraryDocuments(lib.Root(), writer.Store())
-	store := federation.NewWithDocuments(lib, docs)
-	if opts.Requests, err = requestStore(docs, cfg.github); err != nil {
+	store := federation.NewWithDocuments(lib, libraryDocuments(lib.Root(), writer.Store()))
+	if opts.Requests, err = requestStore(lib.Root(), writer.Store(), cfg.github); err != nil {
 		return err
 	}
 	if opts.Knowledge, err = knowledgeBase(ctx, cfg.docs, store, opts.Requests, log); err != nil {
@@ -339,11 +338,14 @@ func (f *l2Flags) register(cmd *cobra.Command) {
 // githubTokenEnv holds the token of the GitHub tracker.
 const githubTokenEnv = "BOURDON_GITHUB_TOKEN"
 
-// requestStore opens the library's request store in docs, its documents,
-// forwarding proposals to GitHub when a repository is configured (gh
-// carries the token).
-func requestStore(docs store.Documents, gh requests.GitHubConfig) (*requests.Store, error) {
-	s := requests.OpenDocuments(docs)
+// requestStore opens the request store of the library in lib (in st when
+// it is a PostgreSQL store), forwarding proposals to GitHub when a
+// repository is configured (gh carries the token).
+func requestStore(lib string, st store.Store, gh requests.GitHubConfig) (*requests.Store, error) {
+	s, err := libraryRequests(lib, st)
+	if err != nil {
+		return nil, err
+	}
 	if gh.Repo == "" && gh.BaseURL == "" {
 		return s, nil
 	}
