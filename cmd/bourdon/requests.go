@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,12 +11,40 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // requestsDir is where a library keeps its requests.
 func requestsDir(lib string) string { return filepath.Join(lib, "requests") }
+
+// openRequests opens the request store of the library in dir, or, with
+// url set (or dir a postgres:// URL), of that PostgreSQL store. The
+// returned function closes it.
+func openRequests(ctx context.Context, dir, url string) (*requests.Store, func(), error) {
+	w, closeStore, err := openWriter(ctx, dir, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := libraryRequests(dir, w.Store())
+	if err != nil {
+		closeStore()
+		return nil, nil, err
+	}
+	return s, closeStore, nil
+}
+
+// libraryRequests opens the request store of the library in dir: among
+// the documents of st when it is a PostgreSQL store (see
+// libraryDocuments), else <dir>/requests.
+func libraryRequests(dir string, st store.Store) (*requests.Store, error) {
+	if _, ok := st.(*postgres.Store); ok {
+		return requests.OpenDocuments(libraryDocuments(dir, st)), nil
+	}
+	return requests.Open(requestsDir(dir))
+}
 
 // defaultApprover names the person at the terminal by the account the
 // process runs as (not $USER, which is anybody's to set).
@@ -29,7 +58,7 @@ func defaultApprover() string {
 // newRequestsCommand returns "bourdon requests": the operator's side of
 // the propose-only request lifecycle.
 func newRequestsCommand() *cobra.Command {
-	var libraryDir, approver, auditPath string
+	var libraryDir, storeURL, approver, auditPath string
 	var selfApprove bool
 	cmd := &cobra.Command{
 		Use:   "requests",
@@ -55,15 +84,17 @@ log as a self-approval. --as only names the approver in the records.
 	}
 	auditDefault, _ := trust.DefaultAuditPath(os.Getenv)
 	cmd.PersistentFlags().StringVar(&libraryDir, "library", library.DefaultPath(), "library directory")
+	cmd.PersistentFlags().StringVar(&storeURL, "store", "", "the requests and proposals of this PostgreSQL store (postgres://...), as bourdon serve --store keeps them, instead of <library>/requests")
 	cmd.PersistentFlags().StringVar(&approver, "as", defaultApprover(), "the name recorded as approver in the history and the audit log (the account running the command is recorded too, and is what self-approval is judged by)")
 	cmd.PersistentFlags().StringVar(&auditPath, "audit-log", auditDefault, "append-only log of every decision (BOURDON_AUDIT_PATH)")
 	// withStore runs a subcommand on the library's request store; a
 	// failure prints "error: ..." and exits 1.
 	withStore := func(run func(cmd *cobra.Command, args []string, s *requests.Store) error) func(*cobra.Command, []string) error {
 		return func(cmd *cobra.Command, args []string) error {
-			s, err := requests.Open(requestsDir(libraryDir))
+			s, closeStore, err := openRequests(cmd.Context(), libraryDir, storeURL)
 			if err == nil {
 				err = run(cmd, args, s)
+				closeStore()
 			}
 			if err != nil {
 				return cliFail(cmd, err)

@@ -27,6 +27,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/recall/deeper"
@@ -237,8 +238,8 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		DefaultAccess: cfg.defaultAccess,
 		TurnEnv:       turn.Env{Getenv: cfg.env.get},
 	}
-	store := federation.New(lib)
-	if opts.Requests, err = requestStore(lib.Root(), cfg.github); err != nil {
+	store := federation.NewWithDocuments(lib, libraryDocuments(lib.Root(), writer.Store()))
+	if opts.Requests, err = requestStore(lib.Root(), writer.Store(), cfg.github); err != nil {
 		return err
 	}
 	if opts.Knowledge, err = knowledgeBase(ctx, cfg.docs, store, opts.Requests, log); err != nil {
@@ -340,10 +341,11 @@ func (f *l2Flags) register(cmd *cobra.Command) {
 // githubTokenEnv holds the token of the GitHub tracker.
 const githubTokenEnv = "BOURDON_GITHUB_TOKEN"
 
-// requestStore opens the library's request store, forwarding proposals to
-// GitHub when a repository is configured (gh carries the token).
-func requestStore(lib string, gh requests.GitHubConfig) (*requests.Store, error) {
-	s, err := requests.Open(requestsDir(lib))
+// requestStore opens the request store of the library in lib (in st when
+// it is a PostgreSQL store), forwarding proposals to GitHub when a
+// repository is configured (gh carries the token).
+func requestStore(lib string, st store.Store, gh requests.GitHubConfig) (*requests.Store, error) {
+	s, err := libraryRequests(lib, st)
 	if err != nil {
 		return nil, err
 	}

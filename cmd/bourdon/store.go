@@ -30,9 +30,10 @@ func newStoreCommand() *cobra.Command {
 on serve, history and staging). See docs/deploy.md.
 
   migrate --store URL   create or upgrade the database's schema (refuses a newer one)
-  copy SRC DST          copy a library (manifests, history, staged writes) byte for byte;
-                        SRC and DST are each a directory or a postgres:// URL; the audit
-                        log comes along (--audit-log is the directory side's file)
+  copy SRC DST          copy a library (manifests, history, staged writes, requests,
+                        proposals, drift watermarks) byte for byte; SRC and DST are
+                        each a directory or a postgres:// URL; the audit log comes
+                        along (--audit-log is the directory side's file)
   prune-audit           drop a PostgreSQL store's audit entries older than a month`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
@@ -86,6 +87,10 @@ on serve, history and staging). See docs/deploy.md.
 					return cliFail(cmd, err)
 				}
 			}
+			reqs, err := planRequestsCopy(ctx, libraryDocuments(args[0], src), libraryDocuments(args[1], dst))
+			if err != nil {
+				return cliFail(cmd, err)
+			}
 			st, err := commit.Copy(ctx, src, dst)
 			if err != nil {
 				return cliFail(cmd, err)
@@ -97,6 +102,13 @@ on serve, history and staging). See docs/deploy.md.
 					return cliFail(cmd, err)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "copied %d audit entries (%d lines skipped)\n", n, skipped)
+			}
+			n, err := reqs.write(ctx)
+			if err != nil {
+				return cliFail(cmd, err)
+			}
+			if n > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "copied %d requests, proposals and drift watermarks\n", n)
 			}
 			return nil
 		},
@@ -171,8 +183,9 @@ func openPostgres(ctx context.Context, url string) (*postgres.Store, error) {
 
 // openLibrary opens what bourdon serve reads and writes: the library
 // directory root, or, with url set, the manifests in that PostgreSQL store
-// (root still holds requests and the drift watermarks), followed through
-// LISTEN/NOTIFY and periodic reconciliation until ctx ends.
+// (see libraryDocuments for the requests and the drift watermarks),
+// followed through LISTEN/NOTIFY and periodic reconciliation until ctx
+// ends.
 func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*library.Library, *commit.Writer, func(), error) {
 	if url == "" {
 		lib, err := library.Open(root, log)

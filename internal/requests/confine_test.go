@@ -37,7 +37,7 @@ func TestStoreDoesNotFollowLinksOutOfTheLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(s.root, 0o755)
+	os.MkdirAll(s.Root(), 0o755)
 	if err := os.Symlink(filepath.Join(outside, "REQ.yaml"), s.requestPath(r.ID)); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestStoreDoesNotFollowLinksOutOfTheLibrary(t *testing.T) {
 		t.Errorf("All: %d requests, problems %v, %v", len(all), problems, err)
 	}
 
-	if err := os.Symlink(outside, s.pendingDir()); err != nil {
+	if err := os.Symlink(outside, filepath.Join(s.Root(), "proposals")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.ProposeIntake(ctx, formJSON(t, nil), agent); !fsutil.IsOutside(err) {

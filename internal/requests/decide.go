@@ -2,10 +2,8 @@ package requests
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -51,16 +49,16 @@ func (s *Store) approve(ctx context.Context, proposalID, approver string, own bo
 	}
 	var r *Request
 	if p.Kind == KindIntake {
-		r, err = s.createRequest(p, approver, self != nil)
+		r, err = s.createRequest(ctx, p, approver, self != nil)
 	} else {
-		r, err = s.moveRequest(p, approver, self != nil)
+		r, err = s.moveRequest(ctx, p, approver, self != nil)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	p.Status, p.RequestID, p.DecidedBy, p.DecidedAt = StatusApproved, r.ID, approver, r.Updated
 	p.DecidedByAccount, p.SelfApproved = s.account(), self != nil
-	if err := s.decide(p); err != nil {
+	if err := s.decide(ctx, p); err != nil {
 		return nil, nil, err
 	}
 	return p, r, nil
@@ -96,7 +94,9 @@ type ApprovalCheck struct {
 // staleness and gate checks, on the request as it stands. The state may
 // change before an approval, which checks again.
 func (s *Store) CheckApproval(proposalID, approver string) (ApprovalCheck, error) {
-	p, err := s.Proposal(proposalID)
+	ctx, cancel := opContext()
+	defer cancel()
+	p, err := s.proposal(ctx, proposalID)
 	if err != nil {
 		return ApprovalCheck{}, err
 	}
@@ -113,7 +113,7 @@ func (s *Store) CheckApproval(proposalID, approver string) (ApprovalCheck, error
 	if p.Kind == KindIntake {
 		r = requestOfIntake(p, "", approver, false, s.now().UTC())
 	} else {
-		cur, err := s.loadRequest(p.RequestID)
+		cur, err := s.loadRequest(ctx, p.RequestID)
 		if err != nil {
 			return ApprovalCheck{}, err
 		}
@@ -140,7 +140,7 @@ func (s *Store) Reject(ctx context.Context, proposalID, approver, reason string)
 	defer unlock()
 	p.Status, p.DecidedBy, p.DecidedAt, p.DecisionReason = StatusRejected, approver, s.now().UTC(), reason
 	p.DecidedByAccount = s.account()
-	if err := s.decide(p); err != nil {
+	if err := s.decide(ctx, p); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -160,7 +160,7 @@ func (s *Store) account() *Account {
 // guards the allocation of ids) for an intake. The kind and the request of
 // a proposal never change, so a first read tells which lock to take.
 func (s *Store) pending(ctx context.Context, id string) (*Proposal, func(), error) {
-	p, err := s.Proposal(id)
+	p, err := s.proposal(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -172,7 +172,7 @@ func (s *Store) pending(ctx context.Context, id string) (*Proposal, func(), erro
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err = s.Proposal(p.ID)
+	p, err = s.proposal(ctx, p.ID)
 	if err == nil && p.Status != StatusPending {
 		err = fmt.Errorf("%s was %s by %s at %s: %w", p.ID, p.Status, p.DecidedBy, p.DecidedAt.Format("2006-01-02 15:04:05Z07:00"), ErrDecided)
 	}
@@ -183,12 +183,14 @@ func (s *Store) pending(ctx context.Context, id string) (*Proposal, func(), erro
 	return p, unlock, nil
 }
 
-// decide moves a decided proposal out of the pending folder.
-func (s *Store) decide(p *Proposal) error {
-	if err := s.writeFile(filepath.Join(s.decidedDir(), p.ID+".yaml"), p); err != nil {
+// decide moves a decided proposal out of the pending folder: the decided
+// copy is written first, so that a process that dies between the two
+// steps leaves both copies (readers take the decided one), never none.
+func (s *Store) decide(ctx context.Context, p *Proposal) error {
+	if err := s.writeFile(ctx, s.decidedDir()+"/"+p.ID+".yaml", p); err != nil {
 		return fmt.Errorf("recording the decision on %s: %w", p.ID, err)
 	}
-	if err := s.tree.Remove(filepath.Join(s.pendingDir(), p.ID+".yaml")); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := s.docs.Remove(ctx, s.pendingDir()+"/"+p.ID+".yaml"); err != nil {
 		return fmt.Errorf("removing the pending copy of %s: %w", p.ID, err)
 	}
 	return nil
@@ -198,8 +200,8 @@ func (s *Store) decide(p *Proposal) error {
 // of the year. Call it under the store lock. An intake whose request
 // exists already (an approval interrupted before the proposal was moved)
 // gets that request back.
-func (s *Store) createRequest(p *Proposal, approver string, self bool) (*Request, error) {
-	all, _, err := s.All()
+func (s *Store) createRequest(ctx context.Context, p *Proposal, approver string, self bool) (*Request, error) {
+	all, _, err := s.all(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -209,12 +211,12 @@ func (s *Store) createRequest(p *Proposal, approver string, self bool) (*Request
 		}
 	}
 	now := s.now().UTC()
-	id, err := s.nextID(now.Year())
+	id, err := s.nextID(ctx, now.Year())
 	if err != nil {
 		return nil, err
 	}
 	r := requestOfIntake(p, id, approver, self, now)
-	if err := s.writeFile(s.requestPath(id), r); err != nil {
+	if err := s.writeFile(ctx, s.requestName(id), r); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", id, err)
 	}
 	return r, nil
@@ -237,14 +239,14 @@ func requestOfIntake(p *Proposal, id, approver string, self bool, now time.Time)
 
 // nextID returns the id after the highest of the year among the request
 // files, whatever their state or case. Call it under the store lock.
-func (s *Store) nextID(year int) (string, error) {
-	entries, err := s.tree.ReadDir(s.root)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+func (s *Store) nextID(ctx context.Context, year int) (string, error) {
+	entries, err := s.docs.List(ctx, s.dir)
+	if err != nil {
 		return "", fmt.Errorf("reading the requests folder: %w", err)
 	}
 	high := 0
 	for _, e := range entries {
-		id, err := ParseID(strings.TrimSuffix(e.Name(), ".yaml"))
+		id, err := ParseID(strings.TrimSuffix(path.Base(e.Name), ".yaml"))
 		if err != nil {
 			continue
 		}
@@ -261,8 +263,8 @@ func (s *Store) nextID(year int) (string, error) {
 // moveRequest applies an approved transition. Call it under the request's
 // lock. A transition already in the history (an approval interrupted
 // before the proposal was moved) leaves the request as it is.
-func (s *Store) moveRequest(p *Proposal, approver string, self bool) (*Request, error) {
-	r, err := s.loadRequest(p.RequestID)
+func (s *Store) moveRequest(ctx context.Context, p *Proposal, approver string, self bool) (*Request, error) {
+	r, err := s.loadRequest(ctx, p.RequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +275,7 @@ func (s *Store) moveRequest(p *Proposal, approver string, self bool) (*Request, 
 	if err != nil {
 		return nil, err
 	}
-	if err := s.writeFile(s.requestPath(r.ID), m); err != nil {
+	if err := s.writeFile(ctx, s.requestName(r.ID), m); err != nil {
 		return nil, fmt.Errorf("updating %s: %w", r.ID, err)
 	}
 	return m, nil

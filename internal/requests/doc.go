@@ -65,7 +65,10 @@
 //	<root>/.locks/                                   lock files
 //
 // Request ids are REQ-YYYY-NNNN, given in order per year at approval and
-// matched in any case. Every write replaces its file atomically; a
+// matched in any case. Open keeps these files in a directory;
+// OpenDocuments keeps the same files, byte for byte, as documents of a
+// store.Documents (rows of a PostgreSQL store, shared by every replica),
+// and its locks are the store's. Every write replaces its file atomically; a
 // request changes under its own cross-process lock, and ids are given
 // under a store lock. A file that cannot be read is reported and left as
 // it is: it is never overwritten, and its id is never given again.

@@ -64,47 +64,49 @@ func created(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestGitHubForwardsEveryProposal(t *testing.T) {
-	fake, g := newFakeGitHub(t, created)
-	s := newStore(t)
-	s.Tracker = g
-	p, err := s.ProposeIntake(context.Background(), formJSON(t, map[string]any{"problem": "Agents ~~~ cannot list requests, says @carol."}), "@mallory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.TrackerURL != "https://github.com/cogitave/core/issues/5" || p.ForwardError != "" {
-		t.Fatalf("tracker url %q, error %q", p.TrackerURL, p.ForwardError)
-	}
-	c := fake.call(0)
-	if c.Method != http.MethodPost || c.Path != "/api/v3/repos/cogitave/core/issues" || c.Auth != "Bearer "+token || c.Accept != "application/vnd.github+json" {
-		t.Errorf("call %+v", c)
-	}
-	if c.Body["title"] != "[intake] Agents ~~~ cannot list requests, says @carol." {
-		t.Errorf("title %q", c.Body["title"])
-	}
-	for _, want := range []string{"proposed by `@mallory`", "(proposal `" + p.ID + "`)", "- Owner: `cogitave/platform`", "~~~~text\nAgents ~~~ cannot list requests, says @carol.\n~~~~"} {
-		if !strings.Contains(c.Body["body"], want) {
-			t.Errorf("body lacks %q:\n%s", want, c.Body["body"])
+	onBothBackends(t, func(t *testing.T, newStore func(*testing.T) *Store) {
+		fake, g := newFakeGitHub(t, created)
+		s := newStore(t)
+		s.Tracker = g
+		p, err := s.ProposeIntake(context.Background(), formJSON(t, map[string]any{"problem": "Agents ~~~ cannot list requests, says @carol."}), "@mallory")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		if p.TrackerURL != "https://github.com/cogitave/core/issues/5" || p.ForwardError != "" {
+			t.Fatalf("tracker url %q, error %q", p.TrackerURL, p.ForwardError)
+		}
+		c := fake.call(0)
+		if c.Method != http.MethodPost || c.Path != "/api/v3/repos/cogitave/core/issues" || c.Auth != "Bearer "+token || c.Accept != "application/vnd.github+json" {
+			t.Errorf("call %+v", c)
+		}
+		if c.Body["title"] != "[intake] Agents ~~~ cannot list requests, says @carol." {
+			t.Errorf("title %q", c.Body["title"])
+		}
+		for _, want := range []string{"proposed by `@mallory`", "(proposal `" + p.ID + "`)", "- Owner: `cogitave/platform`", "~~~~text\nAgents ~~~ cannot list requests, says @carol.\n~~~~"} {
+			if !strings.Contains(c.Body["body"], want) {
+				t.Errorf("body lacks %q:\n%s", want, c.Body["body"])
+			}
+		}
 
-	_, r, err := s.Approve(context.Background(), p.ID, operator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l := r.Links[len(r.Links)-1]; l.Kind != LinkIssue || l.URL != p.TrackerURL {
-		t.Fatalf("the intake's issue is not linked: %+v", r.Links)
-	}
-	tp, err := s.ProposeTransition(context.Background(), r.ID, TransitionRequest{To: StageRejected, Reason: "duplicate of REQ-2025-0001"}, agent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c = fake.call(1)
-	if c.Path != "/api/v3/repos/cogitave/core/issues/5/comments" || tp.TrackerURL != "https://github.com/cogitave/core/issues/5#issuecomment-9" {
-		t.Errorf("comment %+v, url %q", c, tp.TrackerURL)
-	}
-	if !strings.Contains(c.Body["body"], "**intake → rejected**") || !strings.Contains(c.Body["body"], "~~~text\nduplicate of REQ-2025-0001\n~~~") {
-		t.Errorf("comment body:\n%s", c.Body["body"])
-	}
+		_, r, err := s.Approve(context.Background(), p.ID, operator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := r.Links[len(r.Links)-1]; l.Kind != LinkIssue || l.URL != p.TrackerURL {
+			t.Fatalf("the intake's issue is not linked: %+v", r.Links)
+		}
+		tp, err := s.ProposeTransition(context.Background(), r.ID, TransitionRequest{To: StageRejected, Reason: "duplicate of REQ-2025-0001"}, agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c = fake.call(1)
+		if c.Path != "/api/v3/repos/cogitave/core/issues/5/comments" || tp.TrackerURL != "https://github.com/cogitave/core/issues/5#issuecomment-9" {
+			t.Errorf("comment %+v, url %q", c, tp.TrackerURL)
+		}
+		if !strings.Contains(c.Body["body"], "**intake → rejected**") || !strings.Contains(c.Body["body"], "~~~text\nduplicate of REQ-2025-0001\n~~~") {
+			t.Errorf("comment body:\n%s", c.Body["body"])
+		}
+	})
 }
 
 func TestGitHubOpensAnIssueWhenNoneIsKnown(t *testing.T) {
@@ -180,20 +182,22 @@ func TestGitHubErrors(t *testing.T) {
 }
 
 func TestForwardFailureKeepsTheProposal(t *testing.T) {
-	_, g := newFakeGitHub(t, func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, `{"message":"Bad credentials"}`)
+	onBothBackends(t, func(t *testing.T, newStore func(*testing.T) *Store) {
+		_, g := newFakeGitHub(t, func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, `{"message":"Bad credentials"}`)
+		})
+		s := newStore(t)
+		s.Tracker = g
+		p, err := s.ProposeIntake(context.Background(), formJSON(t, nil), agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved, err := s.Proposal(p.ID)
+		if err != nil || saved.TrackerURL != "" || !strings.Contains(saved.ForwardError, "401 Unauthorized: Bad credentials") {
+			t.Fatalf("%+v %v", saved, err)
+		}
 	})
-	s := newStore(t)
-	s.Tracker = g
-	p, err := s.ProposeIntake(context.Background(), formJSON(t, nil), agent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved, err := s.Proposal(p.ID)
-	if err != nil || saved.TrackerURL != "" || !strings.Contains(saved.ForwardError, "401 Unauthorized: Bad credentials") {
-		t.Fatalf("%+v %v", saved, err)
-	}
 }
 
 func TestNewGitHubNeedsConfiguration(t *testing.T) {

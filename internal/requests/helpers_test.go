@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"os"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
+	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
 
 const (
@@ -17,6 +21,8 @@ const (
 
 var clock = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
 // newStore opens a store in a fresh folder with a fixed clock.
 func newStore(t *testing.T) *Store {
 	t.Helper()
@@ -26,6 +32,50 @@ func newStore(t *testing.T) *Store {
 	}
 	s.now = func() time.Time { return clock }
 	return s
+}
+
+// backends are the stores' documents the behaviour tests run on: files
+// of a directory, and rows of a PostgreSQL database (pgtest: skipped
+// without PostgreSQL, except in CI).
+var backends = []struct {
+	name string
+	// fresh makes fresh, empty documents and returns how to open them,
+	// each call as another process (or replica) does: the same
+	// directory, or a new connection pool to the same database.
+	fresh func(t testing.TB) func() store.Documents
+}{
+	{"dir", func(t testing.TB) func() store.Documents {
+		dir := t.TempDir()
+		return func() store.Documents { return store.NewDirDocuments(dir, filePerm) }
+	}},
+	{"postgres", func(t testing.TB) func() store.Documents {
+		url := pgtest.Migrated(t)
+		return func() store.Documents { return pgtest.Open(t, url).Documents() }
+	}},
+}
+
+// onBothBackends runs test once per backend, as a subtest named after
+// it; newStore opens a store on fresh documents of that backend, with a
+// fixed clock.
+func onBothBackends(t *testing.T, test func(t *testing.T, newStore func(*testing.T) *Store)) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			test(t, func(t *testing.T) *Store {
+				t.Helper()
+				s := OpenDocuments(b.fresh(t)())
+				s.now = func() time.Time { return clock }
+				return s
+			})
+		})
+	}
+}
+
+// reopen returns another store on s's documents, as another process (or
+// replica) opens it: its own account, s's clock.
+func reopen(s *Store) *Store {
+	o := openIn(s.docs, s.dir)
+	o.now = s.now
+	return o
 }
 
 // formJSON returns a valid intake form with the given fields replaced
@@ -129,4 +179,50 @@ func request(st Stage, designClass bool) *Request {
 		r = m
 	}
 	return r
+}
+
+// requestPath returns where the document of request id is: for a
+// directory store, the file's path.
+func (s *Store) requestPath(id string) string { return s.docs.Where(s.requestName(id)) }
+
+// readDoc reads the document name of s's folder ("proposals/x.yaml").
+func readDoc(s *Store, name string) ([]byte, error) {
+	data, _, err := s.docs.Read(context.Background(), s.dir+"/"+name, 4*MaxFileBytes)
+	return data, err
+}
+
+// writeDoc writes the document name of s's folder, as a hand edit would.
+func writeDoc(t *testing.T, s *Store, name string, data []byte) {
+	t.Helper()
+	if _, err := s.docs.Write(context.Background(), s.dir+"/"+name, data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// removeDoc removes the document name of s's folder.
+func removeDoc(t *testing.T, s *Store, name string) {
+	t.Helper()
+	if err := s.docs.Remove(context.Background(), s.dir+"/"+name); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// documents returns every document of the store's folders, by name.
+func documents(t *testing.T, s *Store) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, dir := range []string{s.dir, s.pendingDir(), s.decidedDir()} {
+		list, err := s.docs.List(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range list {
+			data, _, err := s.docs.Read(context.Background(), d.Name, MaxFileBytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[d.Name] = string(data)
+		}
+	}
+	return out
 }

@@ -2,10 +2,11 @@ package requests
 
 import (
 	"cmp"
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"os"
+	"path"
 	"slices"
 	"strings"
 )
@@ -97,13 +98,19 @@ func matches(r *Request, f Filter) bool {
 // All returns every readable request in id order, and the files that
 // could not be read.
 func (s *Store) All() ([]*Request, []Problem, error) {
-	ids, problems, err := s.scan()
+	ctx, cancel := opContext()
+	defer cancel()
+	return s.all(ctx)
+}
+
+func (s *Store) all(ctx context.Context) ([]*Request, []Problem, error) {
+	ids, problems, err := s.scan(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []*Request
 	for _, id := range ids {
-		r, err := s.loadRequest(id)
+		r, err := s.loadRequest(ctx, id)
 		if err != nil {
 			problems = append(problems, Problem{File: id + ".yaml", Message: err.Error()})
 			continue
@@ -120,7 +127,9 @@ func (s *Store) Get(id string) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.loadRequest(canon)
+	ctx, cancel := opContext()
+	defer cancel()
+	return s.loadRequest(ctx, canon)
 }
 
 // NoRequestError is the answer GetFor gives for a request the caller
@@ -158,20 +167,17 @@ func (s *Store) GetFor(id string, mayRead func(area string) bool) (*Request, err
 // scan lists the ids of the request files in id order. A file named like
 // a request but not in canonical case, or any other YAML file, is a
 // problem.
-func (s *Store) scan() ([]string, []Problem, error) {
-	entries, err := s.tree.ReadDir(s.root)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil
-	}
+func (s *Store) scan(ctx context.Context) ([]string, []Problem, error) {
+	entries, err := s.docs.List(ctx, s.dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the requests folder: %w", err)
 	}
 	var ids []string
 	var problems []Problem
 	for _, e := range entries {
-		name := e.Name()
+		name := path.Base(e.Name)
 		base, ok := strings.CutSuffix(name, ".yaml")
-		if !ok || strings.HasPrefix(name, ".") || e.IsDir() {
+		if !ok {
 			continue
 		}
 		id, err := ParseID(base)

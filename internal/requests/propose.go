@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -38,7 +38,11 @@ func (s *Store) ProposeTransition(ctx context.Context, id string, t TransitionRe
 	if err := checkIdentity("proposer", proposer); err != nil {
 		return nil, err
 	}
-	r, err := s.Get(id)
+	canon, err := ParseID(id)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.loadRequest(ctx, canon)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +79,7 @@ func (s *Store) stage(ctx context.Context, p *Proposal, r *Request) error {
 			p.TrackerURL = url
 		}
 	}
-	if err := s.writeFile(filepath.Join(s.pendingDir(), p.ID+".yaml"), p); err != nil {
+	if err := s.writeFile(ctx, s.pendingDir()+"/"+p.ID+".yaml", p); err != nil {
 		if p.TrackerURL != "" {
 			return fmt.Errorf("proposal %s was forwarded to %s but could not be saved: %w", p.ID, p.TrackerURL, err)
 		}
@@ -86,6 +90,12 @@ func (s *Store) stage(ctx context.Context, p *Proposal, r *Request) error {
 
 // Proposal returns one proposal, pending or decided.
 func (s *Store) Proposal(id string) (*Proposal, error) {
+	ctx, cancel := opContext()
+	defer cancel()
+	return s.proposal(ctx, id)
+}
+
+func (s *Store) proposal(ctx context.Context, id string) (*Proposal, error) {
 	pid, err := parseProposalID(id)
 	if err != nil {
 		return nil, err
@@ -93,7 +103,7 @@ func (s *Store) Proposal(id string) (*Proposal, error) {
 	// Decided copies are looked for on both sides of the pending one, so
 	// that a proposal decided meanwhile is still found.
 	for _, dir := range []string{s.decidedDir(), s.pendingDir(), s.decidedDir()} {
-		p, err := s.loadProposal(filepath.Join(dir, pid+".yaml"), pid)
+		p, err := s.loadProposal(ctx, dir+"/"+pid+".yaml", pid)
 		if !errors.Is(err, os.ErrNotExist) {
 			return p, err
 		}
@@ -111,33 +121,34 @@ type ProposalFilter struct {
 // Proposals returns the proposals that match f, oldest first, and the
 // proposal files that could not be read.
 func (s *Store) Proposals(f ProposalFilter) ([]*Proposal, []Problem, error) {
+	ctx, cancel := opContext()
+	defer cancel()
 	// Pending first, then decided: a proposal decided meanwhile is read
 	// twice, and its decided copy wins.
 	found := map[string]*Proposal{}
 	var problems []Problem
 	for _, dir := range []string{s.pendingDir(), s.decidedDir()} {
-		entries, err := s.tree.ReadDir(dir)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		entries, err := s.docs.List(ctx, dir)
+		if err != nil {
 			return nil, nil, fmt.Errorf("reading proposals: %w", err)
 		}
 		for _, e := range entries {
-			base, ok := strings.CutSuffix(e.Name(), ".yaml")
-			if !ok || e.IsDir() || strings.HasPrefix(base, ".") {
+			base, ok := strings.CutSuffix(path.Base(e.Name), ".yaml")
+			if !ok {
 				continue
 			}
-			rel, _ := filepath.Rel(s.root, filepath.Join(dir, e.Name()))
 			pid, err := parseProposalID(base)
 			if err == nil && pid != base {
 				err = fmt.Errorf("rename it %s.yaml", pid)
 			}
 			var p *Proposal
 			if err == nil {
-				p, err = s.loadProposal(filepath.Join(dir, e.Name()), pid)
+				p, err = s.loadProposal(ctx, e.Name, pid)
 			}
 			switch {
 			case errors.Is(err, os.ErrNotExist): // decided meanwhile
 			case err != nil:
-				problems = append(problems, Problem{File: rel, Message: err.Error()})
+				problems = append(problems, Problem{File: s.rel(e.Name), Message: err.Error()})
 			default:
 				found[pid] = p
 			}

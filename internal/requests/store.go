@@ -5,14 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
@@ -36,13 +39,16 @@ type Problem struct {
 }
 
 // Store is the requests folder of a library. Its methods are safe for
-// concurrent use, by goroutines and by processes sharing the folder.
+// concurrent use, by goroutines and by processes sharing the folder (or
+// the PostgreSQL store holding it).
 type Store struct {
-	root string
-	// tree is the library holding root: every file of the store is read
-	// and written through it, so a symbolic link out of the library (a
-	// request file, proposals/, requests/ itself) is refused, not followed.
-	tree fsutil.Tree
+	// docs holds the store's files, named dir + "/REQ-....yaml",
+	// dir + "/proposals/..." and so on. For a directory they are files of
+	// the library, read and written through it, so a symbolic link out of
+	// the library (a request file, proposals/, requests/ itself) is
+	// refused, not followed.
+	docs store.Documents
+	dir  string // the folder's document name: "requests", or Open's base name
 	// Tracker, when set, receives every new proposal (see Tracker). Set it
 	// before the store is used.
 	Tracker Tracker
@@ -53,6 +59,16 @@ type Store struct {
 	// process's account (CurrentAccount).
 	Account Account
 	now     func() time.Time
+}
+
+// Folder is the document name of a library's requests folder: its
+// requests are Folder + "/REQ-....yaml".
+const Folder = "requests"
+
+// Folders lists the folders of a library's request documents, for a
+// copy: the requests, the pending proposals and the decided ones.
+func Folders() []string {
+	return []string{Folder, Folder + "/proposals", Folder + "/proposals/decided"}
 }
 
 // Open returns the store kept in root, <library>/requests. The folder is
@@ -69,50 +85,108 @@ func Open(root string) (*Store, error) {
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("requests folder: %w", err)
 	}
-	account, _ := CurrentAccount()
-	return &Store{root: abs, tree: fsutil.NewTree(filepath.Dir(abs)), Account: account, now: time.Now}, nil
+	dir := filepath.Base(abs)
+	if err := store.CheckDocumentName(dir); err != nil {
+		return nil, fmt.Errorf("requests folder %s: %w", abs, err)
+	}
+	return openIn(store.NewDirDocuments(filepath.Dir(abs), filePerm), dir), nil
 }
 
-// Root returns the store's folder.
-func (s *Store) Root() string { return s.root }
+// OpenDocuments returns the store kept in docs, a library's documents
+// (see store.Documents), under Folder: in a directory, the same files
+// Open(<directory>/requests) keeps; in PostgreSQL, rows every replica
+// shares.
+func OpenDocuments(docs store.Documents) *Store { return openIn(docs, Folder) }
 
-func (s *Store) requestPath(id string) string { return filepath.Join(s.root, id+".yaml") }
+func openIn(docs store.Documents, dir string) *Store {
+	account, _ := CurrentAccount()
+	return &Store{docs: docs, dir: dir, Account: account, now: time.Now}
+}
 
-func (s *Store) pendingDir() string { return filepath.Join(s.root, "proposals") }
+// filePerm is the mode of the files a directory store writes.
+const filePerm = 0o644
 
-func (s *Store) decidedDir() string { return filepath.Join(s.root, "proposals", "decided") }
+// Root returns the store's folder: its path, or, in a database, where its
+// documents are.
+func (s *Store) Root() string { return s.docs.Where(s.dir) }
+
+// Documents returns the documents the store keeps its files in.
+func (s *Store) Documents() store.Documents { return s.docs }
+
+// Stamp fingerprints the request files as they are now (their names and
+// revisions, not their bytes): it changes whenever a request is added,
+// removed or rewritten, by this process or any other.
+func (s *Store) Stamp() (uint64, error) {
+	ctx, cancel := opContext()
+	defer cancel()
+	list, err := s.docs.List(ctx, s.dir)
+	if err != nil {
+		return 0, err
+	}
+	h := fnv.New64a()
+	for _, d := range list {
+		h.Write([]byte(d.Name))
+		h.Write([]byte{0})
+		h.Write([]byte(d.Revision))
+		h.Write([]byte{0})
+	}
+	return h.Sum64(), nil
+}
+
+func (s *Store) requestName(id string) string { return s.dir + "/" + id + ".yaml" }
+
+func (s *Store) pendingDir() string { return s.dir + "/proposals" }
+
+func (s *Store) decidedDir() string { return s.dir + "/proposals/decided" }
+
+// rel names a document of the store relative to its folder, as a Problem
+// names its file.
+func (s *Store) rel(name string) string {
+	return filepath.FromSlash(strings.TrimPrefix(name, s.dir+"/"))
+}
 
 // lock takes the cross-process lock called name: a request id, or
-// "store" for intakes and the allocation of request ids.
+// "store" for intakes and the allocation of request ids. In a directory
+// it is the lock file .locks/<name>.lock.
 func (s *Store) lock(ctx context.Context, name string) (func(), error) {
-	return s.tree.Lock(ctx, filepath.Join(s.root, ".locks", name+".lock"))
+	return s.docs.Lock(ctx, s.dir+"/.locks/"+name+".lock")
 }
 
-// readBounded reads a regular file of at most MaxFileBytes.
-func (s *Store) readBounded(path string) ([]byte, error) {
-	data, err := s.tree.ReadRegular(path, MaxFileBytes)
+// opTimeout bounds the methods that take no context (reads), so that a
+// database that stops answering fails them instead of hanging them.
+const opTimeout = 30 * time.Second
+
+// opContext is the context of a method that takes none.
+func opContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), opTimeout)
+}
+
+// readBounded reads a document of at most MaxFileBytes (in a directory,
+// a regular file).
+func (s *Store) readBounded(ctx context.Context, name string) ([]byte, error) {
+	data, _, err := s.docs.Read(ctx, name, MaxFileBytes)
 	var tl *fsutil.TooLargeError
 	if errors.As(err, &tl) {
-		return nil, fmt.Errorf("%s is larger than %d bytes", filepath.Base(path), MaxFileBytes)
+		return nil, fmt.Errorf("%s is larger than %d bytes", path.Base(name), MaxFileBytes)
 	}
 	return data, err
 }
 
 // decodeFile reads a YAML file into v, refusing unknown fields and extra
 // documents, so that a hand edit gone wrong is reported, not half-read.
-func (s *Store) decodeFile(path string, v any) error {
-	data, err := s.readBounded(path)
+func (s *Store) decodeFile(ctx context.Context, name string, v any) error {
+	data, err := s.readBounded(ctx, name)
 	if err != nil {
 		return err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s is malformed: %s", filepath.Base(path), strings.Join(strings.Fields(err.Error()), " "))
+		return fmt.Errorf("%s is malformed: %s", path.Base(name), strings.Join(strings.Fields(err.Error()), " "))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s is malformed: more than one YAML document", filepath.Base(path))
+		return fmt.Errorf("%s is malformed: more than one YAML document", path.Base(name))
 	}
 	return nil
 }
@@ -120,8 +194,8 @@ func (s *Store) decodeFile(path string, v any) error {
 // fileHeader starts every file the store writes.
 const fileHeader = "# Written by bourdon. Change it through proposals: bourdon requests list-proposals, approve, reject.\n"
 
-// writeFile replaces path with v as YAML, atomically.
-func (s *Store) writeFile(path string, v any) error {
+// writeFile replaces the document name with v as YAML, atomically.
+func (s *Store) writeFile(ctx context.Context, name string, v any) error {
 	var b bytes.Buffer
 	b.WriteString(fileHeader)
 	enc := yaml.NewEncoder(&b)
@@ -133,47 +207,48 @@ func (s *Store) writeFile(path string, v any) error {
 		return err
 	}
 	if b.Len() > MaxFileBytes {
-		return fmt.Errorf("%s would be %d bytes, over the bound of %d; attach less", filepath.Base(path), b.Len(), MaxFileBytes)
+		return fmt.Errorf("%s would be %d bytes, over the bound of %d; attach less", path.Base(name), b.Len(), MaxFileBytes)
 	}
-	return s.tree.WriteAtomic(path, b.Bytes(), 0o644)
+	_, err := s.docs.Write(ctx, name, b.Bytes())
+	return err
 }
 
 // loadRequest reads the request file of a canonical id.
-func (s *Store) loadRequest(id string) (*Request, error) {
-	path := s.requestPath(id)
+func (s *Store) loadRequest(ctx context.Context, id string) (*Request, error) {
+	name := s.requestName(id)
 	var r Request
-	if err := s.decodeFile(path, &r); err != nil {
+	if err := s.decodeFile(ctx, name, &r); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("request %s: %w", id, ErrNotFound)
 		}
 		return nil, err
 	}
 	if r.ID != id {
-		return nil, fmt.Errorf("%s is malformed: its id is %q", filepath.Base(path), r.ID)
+		return nil, fmt.Errorf("%s is malformed: its id is %q", path.Base(name), r.ID)
 	}
 	if _, err := ParseStage(string(r.Stage)); err != nil {
-		return nil, fmt.Errorf("%s is malformed: %v", filepath.Base(path), err)
+		return nil, fmt.Errorf("%s is malformed: %v", path.Base(name), err)
 	}
 	return &r, nil
 }
 
 // loadProposal reads a proposal file.
-func (s *Store) loadProposal(path, id string) (*Proposal, error) {
+func (s *Store) loadProposal(ctx context.Context, name, id string) (*Proposal, error) {
 	var p Proposal
-	if err := s.decodeFile(path, &p); err != nil {
+	if err := s.decodeFile(ctx, name, &p); err != nil {
 		return nil, err
 	}
 	switch {
 	case p.ID != id:
-		return nil, fmt.Errorf("%s is malformed: its id is %q", filepath.Base(path), p.ID)
+		return nil, fmt.Errorf("%s is malformed: its id is %q", path.Base(name), p.ID)
 	case p.Kind != KindIntake && p.Kind != KindTransition:
-		return nil, fmt.Errorf("%s is malformed: kind %q", filepath.Base(path), p.Kind)
+		return nil, fmt.Errorf("%s is malformed: kind %q", path.Base(name), p.Kind)
 	case p.Kind == KindIntake && p.Intake == nil:
-		return nil, fmt.Errorf("%s is malformed: an intake without its form", filepath.Base(path))
+		return nil, fmt.Errorf("%s is malformed: an intake without its form", path.Base(name))
 	case p.Kind == KindTransition && !canonicalID(p.RequestID):
-		return nil, fmt.Errorf("%s is malformed: request id %q", filepath.Base(path), p.RequestID)
+		return nil, fmt.Errorf("%s is malformed: request id %q", path.Base(name), p.RequestID)
 	case p.Status != StatusPending && p.Status != StatusApproved && p.Status != StatusRejected:
-		return nil, fmt.Errorf("%s is malformed: status %q", filepath.Base(path), p.Status)
+		return nil, fmt.Errorf("%s is malformed: status %q", path.Base(name), p.Status)
 	}
 	return &p, nil
 }

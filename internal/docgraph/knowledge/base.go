@@ -103,7 +103,11 @@ func (b *Base) Reload(ctx context.Context) (*Snapshot, error) {
 	defer b.mu.Unlock()
 	start := time.Now()
 	stamp := fingerprint(b.opts.Dirs)
-	reqStamp := b.requestsStamp()
+	var lastReq uint64
+	if b.reqs != nil {
+		lastReq = b.reqs.stamp
+	}
+	reqStamp := b.requestsStamp(lastReq)
 	lib := b.library()
 	prev := b.current.Load()
 	if prev != nil && prev.stamp == stamp && prev.lib == lib && prev.reqStamp == reqStamp {

@@ -15,12 +15,20 @@ import (
 // agent: a quarantined caller sees the requests of the areas it was
 // granted.
 
-// requestsStamp fingerprints the request store's folder; 0 without one.
-func (b *Base) requestsStamp() uint64 {
+// requestsStamp fingerprints the request store's requests (see
+// requests.Store.Stamp); 0 without a store. When they cannot be listed
+// now (a database that does not answer), it logs why and returns last,
+// the stamp seen before, so that the requests the graph holds stay.
+func (b *Base) requestsStamp(last uint64) uint64 {
 	if b.opts.Requests == nil {
 		return 0
 	}
-	return fingerprint([]string{b.opts.Requests.Root()})
+	stamp, err := b.opts.Requests.Stamp()
+	if err != nil {
+		b.log.Warn("requests cannot be listed", "err", err)
+		return last
+	}
+	return stamp
 }
 
 // requests returns every accepted request, logging the files that cannot

@@ -31,7 +31,7 @@ type Snapshot struct {
 	// roots' fingerprint and the library snapshot (nil without a store).
 	stamp uint64
 	lib   *library.Snapshot
-	// reqStamp fingerprints the request store's folder.
+	// reqStamp is the request store's stamp (requests.Store.Stamp).
 	reqStamp uint64
 }
 

@@ -61,7 +61,7 @@ func (b *Base) Watch(ctx context.Context, onChange func(old, new *Snapshot, chan
 // watchState is what Watch knows of its inputs between two rebuilds.
 type watchState struct {
 	stamp    uint64    // the corpus fingerprint last seen
-	reqStamp uint64    // the request folder's fingerprint last seen
+	reqStamp uint64    // the requests' stamp last seen
 	gen      uint64    // the library generation last seen
 	nextPoll time.Time // when to look at the corpus next
 	// first and latest are when the first and the latest change not
@@ -85,7 +85,7 @@ func (b *Base) look(w *watchState, now time.Time) bool {
 		if s := fingerprint(b.opts.Dirs); s != w.stamp {
 			seen, w.stamp = true, s
 		}
-		if s := b.requestsStamp(); s != w.reqStamp {
+		if s := b.requestsStamp(w.reqStamp); s != w.reqStamp {
 			seen, w.reqStamp = true, s
 		}
 	}

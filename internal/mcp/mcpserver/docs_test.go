@@ -19,6 +19,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/recall/turn"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
@@ -29,6 +30,13 @@ import (
 // store, everything joined in the knowledge graph and watched; it returns
 // the server, the corpus directory and the request store.
 func graphServer(t *testing.T) (*mcpserver.Server, string, *requests.Store) {
+	t.Helper()
+	return graphServerOn(t, func(_ *testing.T, lib string) store.Documents { return store.NewDirDocuments(lib, 0o644) })
+}
+
+// graphServerOn is graphServer with the requests kept in the documents
+// docs returns for the library directory lib.
+func graphServerOn(t *testing.T, docs func(t *testing.T, lib string) store.Documents) (*mcpserver.Server, string, *requests.Store) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := demo.Write(dir, time.Now()); err != nil {
@@ -43,16 +51,13 @@ func graphServer(t *testing.T) (*mcpserver.Server, string, *requests.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lib.Close() })
-	reqs, err := requests.Open(filepath.Join(dir, "requests"))
+	reqs := requests.OpenDocuments(docs(t, dir))
+	fed := federation.New(lib)
+	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{corpus}, Store: fed, Requests: reqs, Poll: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := federation.New(lib)
-	kb, err := knowledge.Open(context.Background(), knowledge.Options{Dirs: []string{corpus}, Store: store, Requests: reqs, Poll: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := mcpserver.New(store, mcpserver.Options{Machine: "test", Knowledge: kb, Requests: reqs, Writer: commit.New(dir), TurnEnv: turn.Env{CodexHome: "-"}})
+	srv := mcpserver.New(fed, mcpserver.Options{Machine: "test", Knowledge: kb, Requests: reqs, Writer: commit.New(dir), TurnEnv: turn.Env{CodexHome: "-"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go srv.WatchKnowledge(ctx)

@@ -8,20 +8,21 @@
 // parses, or when it holds less than half of its watermark after having
 // held at least MinRows: the symptom of an exporter that regenerates a
 // manifest from a native store it can no longer read. The watermarks are
-// kept in a JSON file so that a restart does not forget them.
+// kept in a JSON document (a library's .bourdon/watermarks.json) so that a
+// restart does not forget them.
 package drift
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 )
 
 // MinRows is the smallest watermark that can drift: a surface that never
@@ -56,46 +57,74 @@ type state struct {
 	Surfaces map[string]*mark `json:"surfaces"`
 }
 
-// Tracker keeps the watermarks in a file. It is safe for concurrent use.
+// Tracker keeps the watermarks in a document (see store.Documents): a
+// file of the library, or a row every replica on one database shares. It
+// is safe for concurrent use, by goroutines and by processes sharing the
+// document: every change is made under the document's lock on what it
+// holds then, so that two processes observing at once merge their
+// observations instead of overwriting one another's.
 type Tracker struct {
-	path string
-	tree fsutil.Tree // the file is read and written through it
+	docs store.Documents
+	name string
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 
+	// io is held through an observation, so that one tracker observes
+	// one thing at a time; mu only while state, rev and err are read or
+	// replaced (never during I/O), so that Drifting never waits for the
+	// document. A state is never changed once it is t.state: an
+	// observation changes a copy and replaces it.
+	io    sync.Mutex
 	mu    sync.Mutex
-	state *state // nil when the file exists but cannot be read
+	state *state // nil when the document exists but cannot be read
+	rev   store.Revision
 	err   error
 }
+
+// LibraryName is the name of a library's watermarks among its documents
+// (in a directory, the file <library>/.bourdon/watermarks.json).
+const LibraryName = ".bourdon/watermarks.json"
 
 // maxStateBytes bounds the watermark file.
 const maxStateBytes = 4 << 20
 
-// Open reads the watermark file at path; a missing file is an empty
-// state. A file that cannot be read leaves the tracker without verdicts
-// (and never overwritten) until it is fixed or removed.
-func Open(path string) *Tracker { return OpenIn(fsutil.NewTree(filepath.Dir(path)), path) }
+// ioTimeout bounds one reading or writing of the document, so that a
+// database that stops answering fails an observation instead of hanging
+// it.
+const ioTimeout = 30 * time.Second
 
-// OpenIn is Open for a file of tree (a library's .bourdon/watermarks.json
-// in the library): a symbolic link on the way that leads out of the tree
-// is not followed, for reading or writing.
-func OpenIn(tree fsutil.Tree, path string) *Tracker {
-	t := &Tracker{path: path, tree: tree, Now: time.Now}
-	data, err := tree.ReadRegular(path, maxStateBytes)
+// unknown is a revision no document has: the state is not known to be
+// the document's (a write failed).
+const unknown store.Revision = "\x00unknown"
+
+// Open reads the watermark document called name in docs (a library's is
+// LibraryName among its documents); a missing document is an empty state.
+// A document that cannot be read leaves the tracker without verdicts (and
+// is never overwritten) until it is fixed or removed: every observation
+// reads it again.
+func Open(docs store.Documents, name string) *Tracker {
+	t := &Tracker{docs: docs, name: name, Now: time.Now}
+	ctx, cancel := context.WithTimeout(context.Background(), ioTimeout)
+	defer cancel()
+	t.state, t.rev, t.err = t.read(ctx)
+	return t
+}
+
+// read reads the document: its state (empty when it is missing) and
+// revision, or why it cannot be read.
+func (t *Tracker) read(ctx context.Context) (*state, store.Revision, error) {
+	data, rev, err := t.docs.Read(ctx, t.name, maxStateBytes)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		t.state = &state{Version: 1, Surfaces: map[string]*mark{}}
+		return &state{Version: 1, Surfaces: map[string]*mark{}}, rev, nil
 	case err != nil:
-		t.err = err
-	default:
-		var s state
-		if err := json.Unmarshal(data, &s); err != nil || s.Surfaces == nil {
-			t.err = fmt.Errorf("watermarks %s cannot be read: %v", path, err)
-		} else {
-			t.state = &s
-		}
+		return nil, unknown, err
 	}
-	return t
+	var s state
+	if err := json.Unmarshal(data, &s); err != nil || s.Surfaces == nil {
+		return nil, rev, fmt.Errorf("watermarks %s cannot be read: %v", t.docs.Where(t.name), err)
+	}
+	return &s, rev, nil
 }
 
 // Err says why the watermarks cannot be used, or nil.
@@ -106,36 +135,82 @@ func (t *Tracker) Err() error {
 }
 
 // Observe records what every surface yields now, raising watermarks and
-// settling verdicts, and writes the file when anything changed. Surfaces
-// not listed keep their watermark (an agent whose manifest was deleted is
-// not drifting: it is gone).
+// settling verdicts, and writes the document when anything changed: under
+// its lock, on the document as it is then (read again if another process
+// changed it). Surfaces not listed keep their watermark (an agent whose
+// manifest was deleted is not drifting: it is gone).
 func (t *Tracker) Observe(surfaces []Surface) error {
+	t.io.Lock()
+	defer t.io.Unlock()
+	now := t.Now().UTC().Format(time.RFC3339)
+	t.mu.Lock()
+	cur, rev := t.state, t.rev
+	t.mu.Unlock()
+	if cur != nil && !cur.clone().observe(surfaces, now) {
+		return nil // nothing to write
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ioTimeout)
+	defer cancel()
+	unlock, err := t.docs.Lock(ctx, t.name+".lock")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	stored, err := t.docs.Revision(ctx, t.name)
+	if err != nil {
+		return err // the document cannot be asked about now: what is known stays
+	}
+	if stored != rev || cur == nil {
+		cur, rev, err = t.read(ctx)
+		if cur == nil {
+			t.set(nil, rev, err)
+			return err
+		}
+	}
+	next := cur.clone()
+	if next.observe(surfaces, now) {
+		data, err := json.MarshalIndent(next, "", "  ")
+		if err != nil {
+			return err
+		}
+		if rev, err = t.docs.Write(ctx, t.name, append(data, '\n')); err != nil {
+			t.set(next, unknown, nil)
+			return err
+		}
+	}
+	t.set(next, rev, nil)
+	return nil
+}
+
+// set replaces the tracker's state.
+func (t *Tracker) set(s *state, rev store.Revision, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.state == nil {
-		return t.err
-	}
-	now := t.Now().UTC().Format(time.RFC3339)
-	changed := false
-	for _, s := range surfaces {
-		m := t.state.Surfaces[s.Agent]
+	t.state, t.rev, t.err = s, rev, err
+}
+
+// observe applies what the surfaces yield now to s and reports whether
+// anything changed.
+func (s *state) observe(surfaces []Surface, now string) (changed bool) {
+	for _, sf := range surfaces {
+		m := s.Surfaces[sf.Agent]
 		if m == nil {
 			m = &mark{}
-			t.state.Surfaces[s.Agent] = m
+			s.Surfaces[sf.Agent] = m
 			changed = true
 		}
 		reason := ""
 		switch {
-		case s.Problem != "":
-			reason = "the manifest no longer parses: " + s.Problem
-		case s.Rows > m.HighRows:
-			m.HighRows, m.HighAt = s.Rows, now
+		case sf.Problem != "":
+			reason = "the manifest no longer parses: " + sf.Problem
+		case sf.Rows > m.HighRows:
+			m.HighRows, m.HighAt = sf.Rows, now
 			changed = true
-		case m.HighRows >= MinRows && 2*s.Rows < m.HighRows:
-			reason = fmt.Sprintf("the manifest holds %d rows, down from %d on %s", s.Rows, m.HighRows, m.HighAt)
+		case m.HighRows >= MinRows && 2*sf.Rows < m.HighRows:
+			reason = fmt.Sprintf("the manifest holds %d rows, down from %d on %s", sf.Rows, m.HighRows, m.HighAt)
 		}
-		if s.Problem == "" && m.Rows != s.Rows {
-			m.Rows = s.Rows
+		if sf.Problem == "" && m.Rows != sf.Rows {
+			m.Rows = sf.Rows
 			changed = true
 		}
 		if reason != m.Reason {
@@ -143,14 +218,17 @@ func (t *Tracker) Observe(surfaces []Surface) error {
 			changed = true
 		}
 	}
-	if !changed {
-		return nil
+	return changed
+}
+
+// clone returns a deep copy of s.
+func (s *state) clone() *state {
+	c := &state{Version: s.Version, Surfaces: make(map[string]*mark, len(s.Surfaces))}
+	for agent, m := range s.Surfaces {
+		copied := *m
+		c.Surfaces[agent] = &copied
 	}
-	data, err := json.MarshalIndent(t.state, "", "  ")
-	if err != nil {
-		return err
-	}
-	return t.tree.WriteAtomic(t.path, append(data, '\n'), 0o644)
+	return c
 }
 
 // Drifting returns the surfaces with a drift verdict, by agent id, among

@@ -19,7 +19,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/drift"
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
-	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/recall/recognition"
 )
 
@@ -39,13 +39,26 @@ type Store struct {
 	rec *recognition.Index
 	// drift keeps the yield watermark of every agent's manifest.
 	drift *drift.Tracker
+	// built numbers the views (under mu); observed is the number of the
+	// last view whose surfaces drift observed (under observing).
+	built     uint64
+	observing sync.Mutex
+	observed  uint64
 }
 
-// New returns a store over lib.
+// New returns a store over lib, keeping the drift watermarks in lib's
+// directory (.bourdon/watermarks.json).
 func New(lib *library.Library) *Store {
+	return NewWithDocuments(lib, store.NewDirDocuments(lib.Root(), 0o644))
+}
+
+// NewWithDocuments returns a store over lib keeping the drift watermarks
+// among docs, the library's documents (drift.LibraryName): a PostgreSQL
+// store's, so that every replica on the database shares them.
+func NewWithDocuments(lib *library.Library, docs store.Documents) *Store {
 	return &Store{
 		lib: lib, Now: time.Now, cache: map[*l5.Manifest]*agentIndex{}, rec: recognition.NewIndex(),
-		drift: drift.OpenIn(fsutil.NewTree(lib.Root()), filepath.Join(lib.Root(), ".bourdon", "watermarks.json")),
+		drift: drift.Open(docs, drift.LibraryName),
 	}
 }
 
@@ -55,6 +68,7 @@ func (s *Store) Library() *library.Library { return s.lib }
 // view is the indexed form of one library snapshot.
 type view struct {
 	snap   *library.Snapshot
+	seq    uint64        // the store's count of views when this one was built
 	agents []*agentIndex // in sorted id order
 	byID   map[string]*agentIndex
 	names  nameIndex
@@ -77,15 +91,42 @@ type agentIndex struct {
 }
 
 // current returns the view of the library as it is on disk now. Only the
-// manifests that changed since the last view are indexed again.
+// manifests that changed since the last view are indexed again. A new
+// view's surfaces are then observed by the drift watermarks, outside mu
+// (their document may be a database's, slower to lock and write than
+// indexing is), so that other queries need not wait for it.
 func (s *Store) current() *view {
+	v, built := s.build()
+	if built {
+		s.observe(v)
+	}
+	return v
+}
+
+// observe records what the manifests of v yield in the drift watermarks,
+// unless a newer view was observed already: views are observed in the
+// order they were built.
+func (s *Store) observe(v *view) {
+	s.observing.Lock()
+	defer s.observing.Unlock()
+	if v.seq <= s.observed {
+		return
+	}
+	s.observed = v.seq
+	_ = s.drift.Observe(surfaces(v.snap)) // unreadable watermarks only mean no verdicts
+}
+
+// build returns the view of the library as it is now, and whether it is
+// a new one.
+func (s *Store) build() (*view, bool) {
 	snap := s.lib.Snapshot()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.view != nil && s.view.snap == snap {
-		return s.view
+		return s.view, false
 	}
-	v := &view{snap: snap, byID: make(map[string]*agentIndex, snap.Len())}
+	s.built++
+	v := &view{snap: snap, seq: s.built, byID: make(map[string]*agentIndex, snap.Len())}
 	next := make(map[*l5.Manifest]*agentIndex, snap.Len())
 	for _, id := range snap.IDs() {
 		a, _ := snap.Agent(id)
@@ -112,10 +153,9 @@ func (s *Store) current() *view {
 		}
 	}
 	v.names = updateNames(s.view, v)
-	_ = s.drift.Observe(surfaces(snap)) // unreadable watermarks only mean no verdicts
 	s.cache = next
 	s.view = v
-	return v
+	return v, true
 }
 
 func buildAgentIndex(a *library.Agent) *agentIndex {

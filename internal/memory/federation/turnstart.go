@@ -16,6 +16,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/drift"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/recall/recognition"
@@ -187,7 +188,7 @@ func OpenRecognizer(root string, opts RecognizerOptions) (*Recognizer, error) {
 		r.keys = append(r.keys, e.Keys)
 		surfaces = append(surfaces, drift.Surface{Agent: id, Rows: e.Rows})
 	}
-	r.drift = drift.Open(filepath.Join(abs, ".bourdon", "watermarks.json"))
+	r.drift = drift.Open(store.NewDirDocuments(abs, 0o644), drift.LibraryName)
 	r.drift.Now = now
 	_ = r.drift.Observe(append(surfaces, broken...)) // unreadable watermarks only mean no verdicts
 	return r, nil

@@ -117,8 +117,11 @@ func (d *DirDocuments) Remove(_ context.Context, name string) error {
 	return nil
 }
 
-// List lists the regular files of dir (subdirectories, links and files
-// whose names start with a dot, such as temporary files, are left out).
+// List lists the entries of dir other than subdirectories and names that
+// start with a dot (temporary files, lock folders). A symbolic link or a
+// special file (a named pipe) is listed, with its own revision, so that a
+// reader of every listed document reports it (Read refuses it) instead of
+// missing it.
 func (d *DirDocuments) List(_ context.Context, dir string) ([]DocumentInfo, error) {
 	p := d.tree.Dir()
 	if dir != "" {
@@ -136,7 +139,7 @@ func (d *DirDocuments) List(_ context.Context, dir string) ([]DocumentInfo, erro
 	}
 	var out []DocumentInfo
 	for _, e := range entries {
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		fi, err := e.Info()
