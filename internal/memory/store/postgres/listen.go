@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Listen calls changed with the agent id of every manifest write any
@@ -42,10 +43,14 @@ func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.L
 // listenOnce listens on one connection until it fails or ctx ends;
 // listened says whether it got as far as listening.
 func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listened bool, err error) {
-	cfg, err := pgx.ParseConfig(s.url)
+	// Parsed as the pool's URL, so that its own settings (pool_max_conns
+	// and the like) are not sent to the server, which would refuse them as
+	// run-time parameters.
+	pcfg, err := pgxpool.ParseConfig(s.url)
 	if err != nil {
 		return false, err
 	}
+	cfg := pcfg.ConnConfig
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = 5 * time.Second
 	}
