@@ -43,16 +43,9 @@ func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.L
 // listenOnce listens on one connection until it fails or ctx ends;
 // listened says whether it got as far as listening.
 func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listened bool, err error) {
-	// Parsed as the pool's URL, so that its own settings (pool_max_conns
-	// and the like) are not sent to the server, which would refuse them as
-	// run-time parameters.
-	pcfg, err := pgxpool.ParseConfig(s.url)
+	cfg, err := connConfig(s.url)
 	if err != nil {
 		return false, err
-	}
-	cfg := pcfg.ConnConfig
-	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = 5 * time.Second
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
@@ -70,4 +63,20 @@ func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listen
 		}
 		changed(n.Payload)
 	}
+}
+
+// connConfig configures one connection of its own (the listener's, a
+// migration's) to a store's URL. The URL is parsed as the pool's, so that
+// the pool's settings in it (pool_max_conns and the like) are not sent to
+// the server, which refuses them as run-time parameters; without
+// connect_timeout, connecting gives up after 5 s.
+func connConfig(url string) (*pgx.ConnConfig, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	}
+	return cfg.ConnConfig, nil
 }

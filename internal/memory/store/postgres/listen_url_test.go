@@ -6,15 +6,17 @@ import (
 	"testing"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
 
-// TestListenWithPoolSettingsInTheURL: the pool's settings in a store's URL
+// TestPoolSettingsInTheURL: the pool's settings in a store's URL
 // (pool_max_conns, as docs/deploy.md suggests) are not sent to the server
-// by the listening connection, which would be refused for them and leave
-// the replica to reconciliation alone.
-func TestListenWithPoolSettingsInTheURL(t *testing.T) {
-	u, err := url.Parse(pgtest.Migrated(t))
+// by the connections of their own that Migrate and Listen open, which the
+// server would refuse for them (leaving a replica to reconciliation
+// alone).
+func TestPoolSettingsInTheURL(t *testing.T) {
+	u, err := url.Parse(pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,6 +24,9 @@ func TestListenWithPoolSettingsInTheURL(t *testing.T) {
 	q.Set("pool_max_conns", "6")
 	q.Set("pool_max_conn_lifetime", "1h")
 	u.RawQuery = q.Encode()
+	if _, err := postgres.Migrate(context.Background(), u.String()); err != nil {
+		t.Fatal(err)
+	}
 	s := pgtest.Open(t, u.String())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -78,7 +78,11 @@ const createMigrations = `CREATE TABLE IF NOT EXISTS bourdon_schema_migrations (
 // one transaction, and returns the versions it applied. A database with a
 // newer schema is a *NewerSchemaError, and is left alone.
 func Migrate(ctx context.Context, url string) ([]int, error) {
-	conn, err := pgx.Connect(ctx, url)
+	cfg, err := connConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Redact(url), err)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", Redact(url), err)
 	}
