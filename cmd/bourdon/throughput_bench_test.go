@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/testkit/libgen"
@@ -60,26 +59,12 @@ func BenchmarkReplicaReadThroughput(b *testing.B) {
 	if out, err := exec.Command(binary, "store", "copy", dir, url).CombinedOutput(); err != nil {
 		b.Fatalf("store copy: %v\n%s", err, out)
 	}
-	flags := []string{"--allow-unauthenticated", "--rate-limit", "off", "--quiet"}
-	onDir := startHTTP(b, append([]string{"--library", dir}, flags...)...)
-	var onStore []*server
-	for range 3 {
-		onStore = append(onStore, startHTTP(b, append([]string{"--store", url, "--library", b.TempDir()}, flags...)...))
-	}
-	pg := postmasterPID(b, url)
+	rs := startBenchReplicas(b, dir, url)
 	names := make([]string, libgen.Benchmark.Entities*4) // the shared name space (libgen.EntityName)
 	for i := range names {
 		names[i] = libgen.EntityName(i)
 	}
-	for _, c := range []struct {
-		name     string
-		replicas []*server
-		pg       int
-	}{
-		{"dir-1-replica", []*server{onDir}, 0},
-		{"postgres-1-replica", onStore[:1], pg},
-		{"postgres-3-replicas", onStore, pg},
-	} {
+	for _, c := range rs.groups() {
 		b.Run(c.name, func(b *testing.B) {
 			sessions := make([]*mcp.ClientSession, throughputClients)
 			for i := range sessions {
@@ -90,7 +75,7 @@ func BenchmarkReplicaReadThroughput(b *testing.B) {
 					}
 				}
 			}
-			m := startMeter(b, append(onStore, onDir), c.pg)
+			m := startMeter(b, rs.all(), c.pg)
 			failures := runCalls(b.N, len(sessions), func(c, i int) error {
 				return findOne(sessions[c], names[(i*7919)%len(names)])
 			})
@@ -113,27 +98,12 @@ func BenchmarkReplicaReadThroughput(b *testing.B) {
 //
 //	go test -run '^$' -bench ReplicaCommitThroughput -benchtime 400x ./cmd/bourdon/
 func BenchmarkReplicaCommitThroughput(b *testing.B) {
-	flags := []string{"--allow-unauthenticated", "--rate-limit", "off", "--quiet"}
 	dir := b.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "agents"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	onDir := startHTTP(b, append([]string{"--library", dir}, flags...)...)
-	url := pgtest.Migrated(b)
-	var onStore []*server
-	for range 3 {
-		onStore = append(onStore, startHTTP(b, append([]string{"--store", url, "--library", b.TempDir()}, flags...)...))
-	}
-	pg := postmasterPID(b, url)
-	for _, store := range []struct {
-		name     string
-		replicas []*server
-		pg       int
-	}{
-		{"dir-1-replica", []*server{onDir}, 0},
-		{"postgres-1-replica", onStore[:1], pg},
-		{"postgres-3-replicas", onStore, pg},
-	} {
+	rs := startBenchReplicas(b, dir, pgtest.Migrated(b))
+	for _, store := range rs.groups() {
 		for _, shape := range []struct {
 			name            string
 			writers, agents int
@@ -148,7 +118,7 @@ func BenchmarkReplicaCommitThroughput(b *testing.B) {
 					sessions[w] = connectOwn(b, store.replicas[w%len(store.replicas)].url)
 				}
 				var seq atomic.Int64
-				m := startMeter(b, append(onStore, onDir), store.pg)
+				m := startMeter(b, rs.all(), store.pg)
 				failures := runCalls(b.N, len(sessions), func(w, i int) error {
 					agent := fmt.Sprintf("%s-%s-%d", store.name, shape.name, w%shape.agents)
 					res, err := sessions[w].CallTool(context.Background(), &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
@@ -168,6 +138,44 @@ func BenchmarkReplicaCommitThroughput(b *testing.B) {
 		}
 	}
 }
+
+// benchReplicas are the processes both benchmarks measure: one replica
+// serving a library directory, and three serving one PostgreSQL store.
+type benchReplicas struct {
+	onDir   *server
+	onStore []*server
+	pg      int // the PostgreSQL server's postmaster, or 0 (see postmasterPID)
+}
+
+func startBenchReplicas(b *testing.B, dir, url string) *benchReplicas {
+	flags := []string{"--allow-unauthenticated", "--rate-limit", "off", "--quiet"}
+	rs := &benchReplicas{onDir: startHTTP(b, append([]string{"--library", dir}, flags...)...), pg: postmasterPID(b, url)}
+	for range 3 {
+		rs.onStore = append(rs.onStore, startHTTP(b, append([]string{"--store", url, "--library", b.TempDir()}, flags...)...))
+	}
+	return rs
+}
+
+// replicaGroup is the replicas the clients of a sub-benchmark are spread
+// over, and the postmaster whose CPU counts (0 for none).
+type replicaGroup struct {
+	name     string
+	replicas []*server
+	pg       int
+}
+
+// groups are the directory replica (the baseline), one PostgreSQL replica
+// and all three.
+func (rs *benchReplicas) groups() []replicaGroup {
+	return []replicaGroup{
+		{"dir-1-replica", []*server{rs.onDir}, 0},
+		{"postgres-1-replica", rs.onStore[:1], rs.pg},
+		{"postgres-3-replicas", rs.onStore, rs.pg},
+	}
+}
+
+// all lists every replica process: the idle ones' CPU counts too.
+func (rs *benchReplicas) all() []*server { return append([]*server{rs.onDir}, rs.onStore...) }
 
 // connectOwn connects a 2026-07-28 client to url with an HTTP client of
 // its own, as a separate process would have.
@@ -372,14 +380,8 @@ func machineCPU() time.Duration {
 // url, when it runs on this machine (the parent of our backend), else 0:
 // PostgreSQL's CPU is then not reported.
 func postmasterPID(b *testing.B, url string) int {
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var backend int
-	if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&backend); err != nil {
+	if err := dbConn(b, url).QueryRow(context.Background(), "SELECT pg_backend_pid()").Scan(&backend); err != nil {
 		b.Fatal(err)
 	}
 	f := procStat(backend)

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
 
@@ -87,12 +88,7 @@ func TestPgDumpRestoreServesTheSameStore(t *testing.T) {
 			if v, r, a := rowCounts(t, target, "codex"); v != version+1 || r != records+1 || a != archived+1 {
 				t.Errorf("codex after a commit on the restored store: version %d, %d provenance records, %d archived versions; want %d, %d, %d", v, r, a, version+1, records+1, archived+1)
 			}
-			conn, err := pgx.Connect(context.Background(), target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(context.Background())
-			if _, err := conn.Exec(context.Background(), "DELETE FROM bourdon_provenance"); err == nil || !strings.Contains(err.Error(), "append-only") {
+			if _, err := dbConn(t, target).Exec(context.Background(), "DELETE FROM bourdon_provenance"); err == nil || !strings.Contains(err.Error(), "append-only") {
 				t.Errorf("deleting provenance on the restored store: %v, want the append-only refusal", err)
 			}
 		})
@@ -109,17 +105,24 @@ func runOK(t *testing.T, name string, args ...string) string {
 	return string(out)
 }
 
+// dbConn connects to the database at url, closed when t ends.
+func dbConn(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
 // tableDigests reads every bourdon_ table of the database at url: by
 // table, the md5 of its rows as text in order, and for bourdon_manifests
 // the agents' digests and versions themselves.
 func tableDigests(t *testing.T, url string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := dbConn(t, url)
 	rows, _ := conn.Query(ctx, `SELECT table_name FROM information_schema.tables
 		WHERE table_schema = 'public' AND table_name LIKE 'bourdon\_%' ORDER BY 1`)
 	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
@@ -142,4 +145,40 @@ func tableDigests(t *testing.T, url string) map[string]string {
 	}
 	out["bourdon_manifests"] += "; " + strings.Join(manifests, ", ")
 	return out
+}
+
+// TestLockTimeoutEndsAQueuedWrite sets lock_timeout on the database, as
+// docs/deploy.md's recipe does on the role: a commit queued on an agent's
+// advisory lock (held here by another session) past it is a tool error
+// naming the store and the timeout, leaves nothing behind, and the next
+// commit, once the lock is free, goes through.
+func TestLockTimeoutEndsAQueuedWrite(t *testing.T) {
+	url := pgtest.Migrated(t)
+	ctx := context.Background()
+	holder := dbConn(t, url)
+	if _, err := holder.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{holder.Config().Database}.Sanitize()+" SET lock_timeout = '200ms'"); err != nil {
+		t.Fatal(err)
+	}
+	s := startHTTP(t, "--store", url, "--library", t.TempDir(), "--allow-unauthenticated", "--quiet")
+	cs := s.connect(t)
+	const lock = "SELECT %s(hashtextextended('bourdon:agent:team', 0))" // the key store/postgres locks an agent's writes with
+	if _, err := holder.Exec(ctx, fmt.Sprintf(lock, "pg_advisory_lock")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := commitEntity(cs, "team", "queued")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := mcptest.SingleText(res); !res.IsError || !strings.Contains(text, "the store "+postgres.Redact(url)+" failed: ") || !strings.Contains(text, "lock timeout") {
+		t.Errorf("a commit queued past lock_timeout: isError=%v %s", res.IsError, text)
+	}
+	if _, err := holder.Exec(ctx, fmt.Sprintf(lock, "pg_advisory_unlock")); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := commitEntity(cs, "team", "after"); callFailure(res, err) != "" {
+		t.Fatalf("a commit once the lock is free: %s", callFailure(res, err))
+	}
+	if version, records, archived := rowCounts(t, url, "team"); version != 1 || records != 1 || archived != 0 {
+		t.Errorf("team: version %d, %d provenance records, %d archived versions; want the second commit alone", version, records, archived)
+	}
 }
