@@ -7,11 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,16 +24,20 @@ import (
 // These benchmarks measure throughput across replicas: real `bourdon
 // serve` processes on loopback, MCP clients (2026-07-28, stateless, each
 // with connections of its own) in the benchmark's process, and, for the
-// PostgreSQL store, the test server of internal/testkit/pgtest. Clients,
-// replicas and PostgreSQL share the machine's cores, so besides calls per
-// second they report the CPU time each part spent per call, read from
-// /proc, and calls per CPU-second of the whole (clients included):
+// PostgreSQL store, the test server of internal/testkit/pgtest, all on
+// one machine. Clients, replicas and PostgreSQL share its cores (with
+// whatever else runs there), so besides calls per second they measure,
+// from /proc, the CPU time each part spent per call, and the cores the
+// machine's other processes kept busy meanwhile.
 //
-//	go test -run '^$' -bench 'Replica(Read|Commit)Throughput' -benchtime 20000x ./cmd/bourdon/
+// The cases of a benchmark take turns, in slices of calls, round after
+// round (each round starting with the next case), so that each meets the
+// same background load; -benchtime Nx sets the calls per case. Each
+// benchmark prints a table of its cases (medians over the slices) and
+// reports the ratios between them as metrics (ns/op means nothing here).
 //
-// (the commit benchmark takes its own -benchtime better, 400x). Each
-// sub-benchmark's ns/op is wall time per call with every client busy:
-// 1e9/ns-op is the throughput.
+//	go test -run '^$' -bench ReplicaReadThroughput -benchtime 12000x ./cmd/bourdon/
+//	go test -run '^$' -bench ReplicaCommitThroughput -benchtime 300x ./cmd/bourdon/
 
 // throughputClients is how many MCP clients call at once in the read
 // benchmark (bench/'s HTTP phase uses 16 as well).
@@ -47,8 +51,7 @@ const commitWriters = 8
 // benchmark library's names in turn, through 1 replica and through 3
 // replicas (clients spread over them) of one PostgreSQL store holding the
 // benchmark library (100 agents x 1,000 entities x 500 sessions); the
-// baseline of the same run is one replica serving the library from its
-// directory.
+// baseline is one replica serving the library from its directory.
 func BenchmarkReplicaReadThroughput(b *testing.B) {
 	cached := libgen.BenchmarkLibrary(b)
 	dir := b.TempDir() // serve writes its state beside the manifests: not into the shared cache
@@ -64,27 +67,35 @@ func BenchmarkReplicaReadThroughput(b *testing.B) {
 	for i := range names {
 		names[i] = libgen.EntityName(i)
 	}
-	for _, c := range rs.groups() {
-		b.Run(c.name, func(b *testing.B) {
-			sessions := make([]*mcp.ClientSession, throughputClients)
-			for i := range sessions {
-				sessions[i] = connectOwn(b, c.replicas[i%len(c.replicas)].url)
-				for j := range 5 { // warm up, and check that the tool answers
-					if err := findOne(sessions[i], names[(i*7919+j)%len(names)]); err != nil {
-						b.Fatal(err)
-					}
+	var cases []*benchCase
+	for _, g := range rs.groups() {
+		sessions := make([]*mcp.ClientSession, throughputClients)
+		for i := range sessions {
+			sessions[i] = connectOwn(b, g.replicas[i%len(g.replicas)].url)
+			for j := range 5 { // warm up, and check that the tool answers
+				if err := findOne(sessions[i], names[(i*7919+j)%len(names)]); err != nil {
+					b.Fatal(err)
 				}
 			}
-			m := startMeter(b, rs.all(), c.pg)
-			failures := runCalls(b.N, len(sessions), func(c, i int) error {
-				return findOne(sessions[c], names[(i*7919)%len(names)])
-			})
-			m.report(b, b.N)
-			for _, f := range failures {
-				b.Error(f)
-			}
-		})
+		}
+		cases = append(cases, &benchCase{name: g.name, clients: len(sessions), call: func(c, i int) error {
+			return findOne(sessions[c], names[(i*7919)%len(names)])
+		}})
 	}
+	var tables []string
+	defer func() { fmt.Print(strings.Join(tables, "")) }()
+	b.Run("find_entity", func(b *testing.B) {
+		rs.interleave(b, 1000, cases)
+		if b.N > 1 {
+			tables = append(tables, table(b.Name(), cases))
+		}
+		dir, pg1, pg3 := cases[0].tally, cases[1].tally, cases[2].tally
+		b.ReportMetric(pg3.rate()/pg1.rate(), "3/1-replicas-calls/s")
+		b.ReportMetric(pg3.perCPU(ourCPU)/pg1.perCPU(ourCPU), "3/1-replicas-calls/cpu-s")
+		b.ReportMetric(pg1.rate()/dir.rate(), "postgres/dir-calls/s")
+		b.ReportMetric(pg1.rate(), "1-replica-calls/s")
+		b.ReportMetric(pg3.rate(), "3-replicas-calls/s")
+	})
 }
 
 // BenchmarkReplicaCommitThroughput has writers commit through MCP
@@ -95,15 +106,17 @@ func BenchmarkReplicaReadThroughput(b *testing.B) {
 // (one each), on one replica of a directory library, and on 1 and on 3
 // replicas (writers spread over them) of one PostgreSQL store, both
 // durable (fsync on).
-//
-//	go test -run '^$' -bench ReplicaCommitThroughput -benchtime 400x ./cmd/bourdon/
 func BenchmarkReplicaCommitThroughput(b *testing.B) {
 	dir := b.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "agents"), 0o755); err != nil {
 		b.Fatal(err)
 	}
 	rs := startBenchReplicas(b, dir, pgtest.Migrated(b))
-	for _, store := range rs.groups() {
+	var (
+		cases []*benchCase
+		seq   atomic.Int64
+	)
+	for _, g := range rs.groups() {
 		for _, shape := range []struct {
 			name            string
 			writers, agents int
@@ -112,31 +125,151 @@ func BenchmarkReplicaCommitThroughput(b *testing.B) {
 			{"8-writers-1-agent", commitWriters, 1},
 			{"8-writers-8-agents", commitWriters, commitWriters},
 		} {
-			b.Run(store.name+"/"+shape.name, func(b *testing.B) {
-				sessions := make([]*mcp.ClientSession, shape.writers)
-				for w := range sessions {
-					sessions[w] = connectOwn(b, store.replicas[w%len(store.replicas)].url)
+			name := g.name + "/" + shape.name
+			agent := g.name + "-" + shape.name // and a number
+			sessions := make([]*mcp.ClientSession, shape.writers)
+			for w := range sessions {
+				sessions[w] = connectOwn(b, g.replicas[w%len(g.replicas)].url)
+			}
+			cases = append(cases, &benchCase{name: name, clients: len(sessions), call: func(w, _ int) error {
+				res, err := sessions[w].CallTool(context.Background(), &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
+					"agent_id": fmt.Sprintf("%s-%d", agent, w%shape.agents), "agent_type": "other",
+					"entities": []any{map[string]any{"name": fmt.Sprintf("w%d", w), "summary": fmt.Sprintf("commit %d", seq.Add(1))}},
+				}})
+				if msg := callFailure(res, err); msg != "" {
+					return fmt.Errorf("%s writer %d: %s", name, w, msg)
 				}
-				var seq atomic.Int64
-				m := startMeter(b, rs.all(), store.pg)
-				failures := runCalls(b.N, len(sessions), func(w, i int) error {
-					agent := fmt.Sprintf("%s-%s-%d", store.name, shape.name, w%shape.agents)
-					res, err := sessions[w].CallTool(context.Background(), &mcp.CallToolParams{Name: "commit_to_federation", Arguments: map[string]any{
-						"agent_id": agent, "agent_type": "other",
-						"entities": []any{map[string]any{"name": fmt.Sprintf("w%d", w), "summary": fmt.Sprintf("commit %d", seq.Add(1))}},
-					}})
-					if msg := callFailure(res, err); msg != "" {
-						return fmt.Errorf("writer %d: %s", w, msg)
-					}
-					return nil
-				})
-				m.report(b, b.N)
-				for _, f := range failures {
-					b.Error(f)
-				}
-			})
+				return nil
+			}})
 		}
 	}
+	var tables []string
+	defer func() { fmt.Print(strings.Join(tables, "")) }()
+	b.Run("commit_to_federation", func(b *testing.B) {
+		rs.interleave(b, 50, cases)
+		if b.N > 1 {
+			tables = append(tables, table(b.Name(), cases))
+		}
+		for g := range 3 { // per store: its concurrent cases over its one writer
+			one, queued, spread := cases[3*g].tally, cases[3*g+1].tally, cases[3*g+2].tally
+			store := rs.groups()[g].name
+			b.ReportMetric(queued.rate()/one.rate(), store+"-8w1a/1w")
+			b.ReportMetric(spread.rate()/one.rate(), store+"-8w8a/1w")
+		}
+		b.ReportMetric(cases[8].tally.rate()/cases[2].tally.rate(), "postgres-3/dir-8w8a")
+	})
+}
+
+// benchCase is one configuration a benchmark measures: clients calling
+// call (with the client's index and the call's number) at once, and what
+// each slice of their calls took.
+type benchCase struct {
+	name    string
+	clients int
+	call    func(c, i int) error
+	tally   tally
+}
+
+// tally holds the slices of calls of one case. Its figures are medians
+// over the slices: a burst of the machine's other work spoils a slice or
+// two, not the figure.
+type tally []slice
+
+// slice is what one slice of calls took.
+type slice struct {
+	calls int
+	wall  time.Duration
+	cpu   cpuParts
+}
+
+// median returns the median of f over the slices.
+func (t tally) median(f func(slice) float64) float64 {
+	v := make([]float64, len(t))
+	for i, s := range t {
+		v[i] = f(s)
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+// calls is the number of calls of all slices.
+func (t tally) calls() int {
+	n := 0
+	for _, s := range t {
+		n += s.calls
+	}
+	return n
+}
+
+// rate is calls per second with every client busy.
+func (t tally) rate() float64 {
+	return t.median(func(s slice) float64 { return float64(s.calls) / s.wall.Seconds() })
+}
+
+// perCall is the CPU time of one part (see cpuParts) per call, in µs.
+func (t tally) perCall(part func(cpuParts) time.Duration) float64 {
+	return t.median(func(s slice) float64 { return float64(part(s.cpu).Microseconds()) / float64(s.calls) })
+}
+
+// perCPU is calls per CPU-second of the part.
+func (t tally) perCPU(part func(cpuParts) time.Duration) float64 {
+	return t.median(func(s slice) float64 { return float64(s.calls) / part(s.cpu).Seconds() })
+}
+
+// cores is the cores the part kept busy on average.
+func (t tally) cores(part func(cpuParts) time.Duration) float64 {
+	return t.median(func(s slice) float64 { return part(s.cpu).Seconds() / s.wall.Seconds() })
+}
+
+// The parts of cpuParts, for tally's figures.
+var (
+	replicaCPU = func(p cpuParts) time.Duration { return p.replicas }
+	pgCPU      = func(p cpuParts) time.Duration { return p.postgres }
+	clientCPU  = func(p cpuParts) time.Duration { return p.clients }
+	ourCPU     = cpuParts.ours
+	othersCPU  = func(p cpuParts) time.Duration { return max(p.machine-p.ours(), 0) }
+)
+
+// interleave makes b.N calls in every case, in slices of at most size
+// calls, the cases taking turns; a failed call fails b.
+func (rs *benchReplicas) interleave(b *testing.B, size int, cases []*benchCase) {
+	for _, c := range cases {
+		c.tally = nil
+	}
+	var failures []string
+	b.ResetTimer()
+	for round, done := 0, 0; done < b.N; round, done = round+1, done+size {
+		n := min(size, b.N-done)
+		for j := range cases {
+			c := cases[(round+j)%len(cases)]
+			procs := rs.processes()
+			before, start := procs.sample(false), time.Now()
+			failures = append(failures, runCalls(n, c.clients, func(cl, i int) error { return c.call(cl, done+i) })...)
+			wall := time.Since(start)
+			c.tally = append(c.tally, slice{calls: n, wall: wall, cpu: procs.sample(true).minus(before)})
+		}
+	}
+	b.StopTimer()
+	for _, f := range failures[:min(len(failures), 10)] {
+		b.Error(f)
+	}
+}
+
+// table is the figures of the cases (medians over their slices), for
+// printing after the benchmark's result line (a benchmark's log keeps 9
+// lines only).
+func table(name string, cases []*benchCase) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, %d calls per case, medians over slices of %d:\n", name, cases[0].tally.calls(), cases[0].tally[0].calls)
+	fmt.Fprintf(&b, "  %-38s %8s | %-35s | %-17s | %-11s\n", "", "", "CPU µs per call", "calls per CPU-s", "cores busy")
+	fmt.Fprintf(&b, "  %-38s %8s | %8s %8s %8s %8s | %8s %8s | %5s %5s\n", "case", "calls/s", "replicas", "postgres", "clients", "all", "all", "replicas", "ours", "other")
+	for _, c := range cases {
+		t := c.tally
+		fmt.Fprintf(&b, "  %-38s %8.1f | %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f | %5.2f %5.2f\n", c.name, t.rate(),
+			t.perCall(replicaCPU), t.perCall(pgCPU), t.perCall(clientCPU), t.perCall(ourCPU),
+			t.perCPU(ourCPU), t.perCPU(replicaCPU), t.cores(ourCPU), t.cores(othersCPU))
+	}
+	return b.String()
 }
 
 // benchReplicas are the processes both benchmarks measure: one replica
@@ -156,26 +289,84 @@ func startBenchReplicas(b *testing.B, dir, url string) *benchReplicas {
 	return rs
 }
 
-// replicaGroup is the replicas the clients of a sub-benchmark are spread
-// over, and the postmaster whose CPU counts (0 for none).
+// replicaGroup is the replicas the clients of a case are spread over.
 type replicaGroup struct {
 	name     string
 	replicas []*server
-	pg       int
 }
 
 // groups are the directory replica (the baseline), one PostgreSQL replica
 // and all three.
 func (rs *benchReplicas) groups() []replicaGroup {
 	return []replicaGroup{
-		{"dir-1-replica", []*server{rs.onDir}, 0},
-		{"postgres-1-replica", rs.onStore[:1], rs.pg},
-		{"postgres-3-replicas", rs.onStore, rs.pg},
+		{"dir-1-replica", []*server{rs.onDir}},
+		{"postgres-1-replica", rs.onStore[:1]},
+		{"postgres-3-replicas", rs.onStore},
 	}
 }
 
-// all lists every replica process: the idle ones' CPU counts too.
-func (rs *benchReplicas) all() []*server { return append([]*server{rs.onDir}, rs.onStore...) }
+// cpuParts is CPU time (user and system): of every replica (the idle
+// ones' too), of PostgreSQL, of this process (the clients), and of every
+// process on the machine.
+type cpuParts struct{ replicas, postgres, clients, machine time.Duration }
+
+// ours is the CPU time of the replicas, PostgreSQL and the clients.
+func (p cpuParts) ours() time.Duration { return p.replicas + p.postgres + p.clients }
+
+func (p cpuParts) minus(q cpuParts) cpuParts {
+	return cpuParts{p.replicas - q.replicas, p.postgres - q.postgres, p.clients - q.clients, p.machine - q.machine}
+}
+
+func (p cpuParts) plus(q cpuParts) cpuParts {
+	return cpuParts{p.replicas + q.replicas, p.postgres + q.postgres, p.clients + q.clients, p.machine + q.machine}
+}
+
+// processes are the process ids whose CPU time a slice counts.
+type processes struct{ replicas, postgres []int }
+
+// processes lists every replica (the idle ones too) and the PostgreSQL
+// server's processes: the postmaster and its children (backends and
+// background processes) as they are now.
+func (rs *benchReplicas) processes() processes {
+	var p processes
+	for _, r := range append([]*server{rs.onDir}, rs.onStore...) {
+		p.replicas = append(p.replicas, r.cmd.Process.Pid)
+	}
+	if rs.pg == 0 {
+		return p
+	}
+	p.postgres = []int{rs.pg}
+	entries, _ := os.ReadDir("/proc")
+	parent := strconv.Itoa(rs.pg)
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			if f := procStat(pid); len(f) > 1 && f[1] == parent {
+				p.postgres = append(p.postgres, pid)
+			}
+		}
+	}
+	return p
+}
+
+// sample reads the CPU time used so far. This process's (the clients')
+// and the machine's are read last before a slice and first after it
+// (after), so that the sampling itself counts as little as possible.
+func (p processes) sample(after bool) cpuParts {
+	var c cpuParts
+	if after {
+		c.clients, c.machine = processCPU(os.Getpid()), machineCPU()
+	}
+	for _, pid := range p.replicas {
+		c.replicas += processCPU(pid)
+	}
+	for _, pid := range p.postgres {
+		c.postgres += processCPU(pid)
+	}
+	if !after {
+		c.machine, c.clients = machineCPU(), processCPU(os.Getpid())
+	}
+	return c
+}
 
 // connectOwn connects a 2026-07-28 client to url with an HTTP client of
 // its own, as a separate process would have.
@@ -231,74 +422,8 @@ func runCalls(n, clients int, call func(c, i int) error) []string {
 	return failures
 }
 
-// meter reads the CPU time that the replicas, PostgreSQL and this process
-// (the clients) have used since it started, and the wall time.
-type meter struct {
-	replicas []int // process ids
-	pg       int   // the postmaster's process id, or 0
-	start    time.Time
-	cpu0     cpuParts
-}
-
-// cpuParts is CPU time (user and system) used so far; machine is that of
-// every process on the machine.
-type cpuParts struct{ replicas, postgres, clients, machine time.Duration }
-
-func startMeter(b *testing.B, replicas []*server, pg int) *meter {
-	m := &meter{pg: pg}
-	for _, r := range replicas {
-		m.replicas = append(m.replicas, r.cmd.Process.Pid)
-	}
-	b.ResetTimer()
-	m.start, m.cpu0 = time.Now(), m.sample()
-	return m
-}
-
-func (m *meter) sample() cpuParts {
-	var p cpuParts
-	for _, pid := range m.replicas {
-		p.replicas += processCPU(pid, false)
-	}
-	if m.pg != 0 {
-		p.postgres = processTreeCPU(m.pg)
-	}
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		p.clients = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	p.machine = machineCPU()
-	return p
-}
-
-// report stops the timer and reports, for n calls: calls/s, the CPU time
-// per call of the replicas, PostgreSQL and the clients, the cores they kept
-// busy on average and those the machine's other processes did, and calls
-// per CPU-second, of the whole and of the replicas alone.
-func (m *meter) report(b *testing.B, n int) {
-	wall := time.Since(m.start)
-	cpu1 := m.sample()
-	b.StopTimer()
-	replicas, postgres, clients := cpu1.replicas-m.cpu0.replicas, cpu1.postgres-m.cpu0.postgres, cpu1.clients-m.cpu0.clients
-	total := replicas + postgres + clients
-	perCall := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(n) }
-	b.ReportMetric(float64(n)/wall.Seconds(), "calls/s")
-	b.ReportMetric(perCall(replicas), "replica-cpu-µs/call")
-	b.ReportMetric(perCall(postgres), "pg-cpu-µs/call")
-	b.ReportMetric(perCall(clients), "client-cpu-µs/call")
-	b.ReportMetric(total.Seconds()/wall.Seconds(), "cores-busy")
-	if machine := cpu1.machine - m.cpu0.machine; machine > 0 {
-		b.ReportMetric(max(machine-total, 0).Seconds()/wall.Seconds(), "others-cores-busy")
-	}
-	if total > 0 {
-		b.ReportMetric(float64(n)/total.Seconds(), "calls/cpu-s")
-	}
-	if replicas > 0 {
-		b.ReportMetric(float64(n)/replicas.Seconds(), "calls/replica-cpu-s")
-	}
-}
-
-// clockTick is the unit of /proc/<pid>/stat's CPU times (USER_HZ, 100 on
-// every Linux this runs on).
+// clockTick is the unit of /proc/stat's CPU times (USER_HZ, 100 on every
+// Linux this runs on).
 const clockTick = 10 * time.Millisecond
 
 // procStat returns the fields of /proc/<pid>/stat after the command name
@@ -315,40 +440,22 @@ func procStat(pid int) []string {
 	return nil
 }
 
-// processCPU is a process's user and system time, with withChildren that
-// of its children waited for too; 0 when it cannot be read.
-func processCPU(pid int, withChildren bool) time.Duration {
-	f := procStat(pid)
-	if len(f) < 15 {
-		return 0
-	}
-	last := 12 // utime, stime are fields 14 and 15; cutime, cstime 16 and 17
-	if withChildren {
-		last = 14
-	}
-	var ticks int64
-	for _, v := range f[11 : last+1] {
-		n, _ := strconv.ParseInt(v, 10, 64)
-		ticks += n
-	}
-	return time.Duration(ticks) * clockTick
-}
-
-// processTreeCPU is the CPU time of a PostgreSQL server: the postmaster's
-// with its ended children's, and that of its live children (backends and
-// background processes).
-func processTreeCPU(postmaster int) time.Duration {
-	total := processCPU(postmaster, true)
-	entries, _ := os.ReadDir("/proc")
-	parent := strconv.Itoa(postmaster)
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
+// processCPU is the time a process's threads have spent on a CPU, in
+// nanoseconds from their /proc/<pid>/task/*/schedstat (exact, where the
+// tick-based times of /proc/<pid>/stat stall and jump over short
+// intervals); 0 when it cannot be read (a process that ended). Threads
+// that ended are not counted: Go keeps its threads, and PostgreSQL's
+// processes have one.
+func processCPU(pid int) time.Duration {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	var total time.Duration
+	for _, t := range tasks {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
 		if err != nil {
 			continue
 		}
-		if f := procStat(pid); len(f) > 1 && f[1] == parent {
-			total += processCPU(pid, false)
-		}
+		ns, _ := strconv.ParseInt(strings.Fields(string(data) + " 0")[0], 10, 64)
+		total += time.Duration(ns)
 	}
 	return total
 }
