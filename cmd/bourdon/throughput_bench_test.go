@@ -280,11 +280,16 @@ type benchReplicas struct {
 	pg      int // the PostgreSQL server's postmaster, or 0 (see postmasterPID)
 }
 
+// startBenchReplicas starts the replicas, each given two minutes to load
+// its library (the benchmark library takes seconds, more on a busy
+// machine).
 func startBenchReplicas(b *testing.B, dir, url string) *benchReplicas {
-	flags := []string{"--allow-unauthenticated", "--rate-limit", "off", "--quiet"}
-	rs := &benchReplicas{onDir: startHTTP(b, append([]string{"--library", dir}, flags...)...), pg: postmasterPID(b, url)}
+	start := func(args ...string) *server {
+		return startHTTPWithin(b, 2*time.Minute, nil, append([]string{"--port", "0", "--allow-unauthenticated", "--rate-limit", "off", "--quiet"}, args...)...)
+	}
+	rs := &benchReplicas{onDir: start("--library", dir), pg: postmasterPID(b, url)}
 	for range 3 {
-		rs.onStore = append(rs.onStore, startHTTP(b, append([]string{"--store", url, "--library", b.TempDir()}, flags...)...))
+		rs.onStore = append(rs.onStore, start("--store", url, "--library", b.TempDir()))
 	}
 	return rs
 }
