@@ -201,6 +201,13 @@ func startHTTP(t testing.TB, args ...string) *server {
 // extra environment variables env (NAME=value).
 func startHTTPWith(t testing.TB, env []string, args ...string) *server {
 	t.Helper()
+	return startHTTPWithin(t, 20*time.Second, env, args...)
+}
+
+// startHTTPWithin is startHTTPWith for a server that may take up to
+// startup to print its URL (a large library loads first).
+func startHTTPWithin(t testing.TB, startup time.Duration, env []string, args ...string) *server {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve", "--transport", "http"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
@@ -213,7 +220,7 @@ func startHTTPWith(t testing.TB, env []string, args ...string) *server {
 	s := &server{cmd: cmd}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	lines := bufio.NewScanner(stderr)
-	deadline := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
+	deadline := time.AfterFunc(startup, func() { cmd.Process.Kill() })
 	defer deadline.Stop()
 	for lines.Scan() {
 		s.banner = append(s.banner, lines.Text())

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
@@ -130,12 +129,7 @@ func (rs *replicaSet) waitForAll(t *testing.T, agent string, want []string, exac
 func rowCounts(t *testing.T, url, agent string) (version, records, archived int64) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	err = conn.QueryRow(ctx, `SELECT (SELECT version FROM bourdon_manifests WHERE agent_id = $1),
+	err := dbConn(t, url).QueryRow(ctx, `SELECT (SELECT version FROM bourdon_manifests WHERE agent_id = $1),
 		(SELECT count(*) FROM bourdon_provenance WHERE agent_id = $1),
 		(SELECT count(*) FROM bourdon_versions WHERE agent_id = $1)`, agent).Scan(&version, &records, &archived)
 	if err != nil {

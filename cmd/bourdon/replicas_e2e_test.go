@@ -129,6 +129,16 @@ func TestToolsAnswerAlikeOnBothStores(t *testing.T) {
 		s = strings.ReplaceAll(s, dirLib, "LIB")
 		return strings.ReplaceAll(s, pgLib, "LIB")
 	}
+	answersAlike(t, a, b, normal, "on PostgreSQL", "directory")
+	exercise(t, b)
+}
+
+// answersAlike calls every tool of toolCalls but the writes and the
+// reload through a and b, and fails t when an answer of b differs from
+// a's once normal has rewritten both (what and wantWhat name b's and a's
+// side in the messages).
+func answersAlike(t *testing.T, a, b *mcp.ClientSession, normal func(any) string, what, wantWhat string) {
+	t.Helper()
 	for _, c := range toolCalls {
 		if c.tool == "commit_to_federation" || c.tool == "request_intake" || c.tool == "reload_library" {
 			continue // writes and a reload: their answers carry the time of the call
@@ -147,10 +157,9 @@ func TestToolsAnswerAlikeOnBothStores(t *testing.T) {
 			got, _ = mcptest.CallJSON(t, b, c.tool, c.args)
 		}
 		if normal(got) != normal(want) {
-			t.Errorf("%s answers differently on PostgreSQL:\n%s\nwant (directory)\n%s", c.tool, normal(got), normal(want))
+			t.Errorf("%s answers differently %s:\n%s\nwant (%s)\n%s", c.tool, what, normal(got), wantWhat, normal(want))
 		}
 	}
-	exercise(t, b)
 }
 
 // TestReplicaKilledMidCommitsLeavesNoPartialState SIGKILLs a replica

@@ -384,3 +384,20 @@ func Partitioned(t testing.TB, timeout time.Duration) (direct, proxied string, p
 	u.RawQuery = q.Encode()
 	return direct, u.String(), p
 }
+
+// Tool returns the path of one of the local installation's client
+// programs (pg_dump, pg_restore, psql), from the directory of the server
+// binaries (see the package comment). Like URL it skips t (fails it in
+// CI) when there is none.
+func Tool(t testing.TB, name string) string {
+	t.Helper()
+	bin, err := binDir()
+	if err == nil {
+		path := filepath.Join(bin, name)
+		if _, err = os.Stat(path); err == nil {
+			return path
+		}
+	}
+	unavailable(t, err)
+	return ""
+}

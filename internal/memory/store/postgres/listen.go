@@ -76,14 +76,13 @@ func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listen
 }
 
 // connect opens a connection of its own to the store's database, outside
-// the pool, with the pool's connect timeout.
+// the pool, with the pool's connect timeout. The URL is parsed as the
+// pool's, so that the pool's settings in it (pool_max_conns and the like)
+// are not sent to the server, which refuses them as run-time parameters.
 func (s *Store) connect(ctx context.Context) (*pgx.Conn, error) {
-	cfg, err := pgx.ParseConfig(s.url)
+	cfg, _, err := parseConfig(s.url)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = 5 * time.Second
-	}
-	return pgx.ConnectConfig(ctx, cfg)
+	return pgx.ConnectConfig(ctx, cfg.ConnConfig)
 }
