@@ -133,6 +133,11 @@ func tableDigests(t *testing.T, url string) map[string]string {
 	for _, table := range tables {
 		var sum string
 		q := fmt.Sprintf(`SELECT count(*) || ' rows, md5 ' || coalesce(md5(string_agg(r::text, E'\n' ORDER BY r::text)), '-') FROM %s r`, pgx.Identifier{table}.Sanitize())
+		if table == "bourdon_documents" {
+			// A replica writes its drift watermarks after it answers, so
+			// they may change between the dump and this digest.
+			q += ` WHERE name <> '.bourdon/watermarks.json'`
+		}
 		if err := conn.QueryRow(ctx, q).Scan(&sum); err != nil {
 			t.Fatal(err)
 		}

@@ -156,16 +156,21 @@ func (d Documents) List(ctx context.Context, dir string) ([]store.DocumentInfo, 
 // (not the pool's, so that holders of locks can never take every pooled
 // connection from the writes they wait to make). Unlock releases the lock
 // and closes the connection; a connection lost meanwhile releases the
-// lock with it.
+// lock with it. Taking the lock is bounded by the store's timeout.
 func (d Documents) Lock(ctx context.Context, name string) (func(), error) {
 	if err := store.CheckDocumentName(name); err != nil {
 		return nil, err
 	}
-	conn, err := d.s.connect(ctx)
+	// Connecting and waiting for the lock are bounded as one store
+	// operation: a holder that never lets go, or a database that stops
+	// answering, is an error after the store's timeout, not a hang.
+	bounded, cancel := d.s.pool.bound(ctx)
+	defer cancel()
+	conn, err := d.s.connect(bounded)
 	if err != nil {
 		return nil, d.s.failed(err)
 	}
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock(hashtextextended($1, 0))", "bourdon:doc:"+name); err != nil {
+	if _, err := conn.Exec(bounded, "SELECT pg_advisory_lock(hashtextextended($1, 0))", "bourdon:doc:"+name); err != nil {
 		conn.Close(context.Background())
 		return nil, d.s.failed(err)
 	}
