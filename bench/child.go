@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
@@ -151,6 +152,7 @@ func (p *profiler) start() {
 	if p.dir == "" {
 		return
 	}
+	runtime.GC() // publishes what was allocated so far to the allocation profile
 	p.heap("allocs-base")
 	f, err := os.Create(filepath.Join(p.dir, p.name+".cpu.pprof"))
 	if err == nil && pprof.StartCPUProfile(f) == nil {
@@ -165,6 +167,7 @@ func (p *profiler) stop() {
 	pprof.StopCPUProfile()
 	p.cpu.Close()
 	p.cpu = nil
+	runtime.GC()
 	p.heap("allocs")
 }
 
