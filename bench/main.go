@@ -10,6 +10,10 @@
 // directory and deletes it on exit. It never writes into -dir: the reload
 // figure is taken on a scratch copy. The exit status is 1 when a target is
 // missed and 2 when the measurement could not be made.
+//
+// With -cost it measures instead what one find_entity call costs our
+// server against a minimal go-sdk server and a bare echo, each server in a
+// child process of its own (cost.go, child.go).
 package main
 
 import (
