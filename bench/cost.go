@@ -75,6 +75,19 @@ func costRun(cfg config, out, log io.Writer) (bool, error) {
 		return false, err
 	}
 	defer cleanup()
+	if cfg.dir != "" {
+		// -dir is only read: the store writes its drift watermarks into
+		// the library it serves, so it serves a copy.
+		scratch, err := os.MkdirTemp("", "bourdon-bench-copy-")
+		if err != nil {
+			return false, err
+		}
+		defer os.RemoveAll(scratch)
+		if err := copyManifests(filepath.Join(dir, "agents"), filepath.Join(scratch, "agents")); err != nil {
+			return false, err
+		}
+		dir = scratch
+	}
 	web, err := costHTTP(cfg, dir, log)
 	if err != nil {
 		return false, fmt.Errorf("http: %w", err)
@@ -88,7 +101,17 @@ func costRun(cfg config, out, log io.Writer) (bool, error) {
 func costStdio(cfg config, log io.Writer) ([]*costPhase, error) {
 	args := map[string]any{"name": "Bourdon", "access_level": level.String()}
 	fmt.Fprintf(log, "stdio, seed library %s, find_entity %v, %s per server ...\n", cfg.seed, args, cfg.duration)
-	ours, err := startChild(serverOurs, "stdio", envLibrary+"="+cfg.seed)
+	// Served from a copy: a store writes its drift watermarks into the
+	// library (.bourdon/watermarks.json), and the seed is a fixture.
+	seed, err := os.MkdirTemp("", "bourdon-bench-seed-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(seed)
+	if err := copyManifests(filepath.Join(cfg.seed, "agents"), filepath.Join(seed, "agents")); err != nil {
+		return nil, err
+	}
+	ours, err := startChild(serverOurs, "stdio", envLibrary+"="+seed)
 	if err != nil {
 		return nil, err
 	}
