@@ -10,6 +10,10 @@
 // directory and deletes it on exit. It never writes into -dir: the reload
 // figure is taken on a scratch copy. The exit status is 1 when a target is
 // missed and 2 when the measurement could not be made.
+//
+// With -cost it measures instead what one find_entity call costs our
+// server against a minimal go-sdk server and a bare echo, each server in a
+// child process of its own (cost.go, child.go).
 package main
 
 import (
@@ -40,6 +44,10 @@ type config struct {
 	reloads  int
 	keep     bool
 	profile  string
+	// cost runs the "what one call costs" measurements instead (cost.go).
+	cost        bool
+	seed        string
+	costProfile string
 }
 
 // row is one line of the result table.
@@ -64,6 +72,13 @@ func check(ok bool) string {
 var quiet = slog.New(slog.DiscardHandler)
 
 func main() {
+	if server := os.Getenv(envChild); server != "" {
+		if err := runChild(server, os.Getenv(envTransport)); err != nil {
+			fmt.Fprintln(os.Stderr, "bench child:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(200) // what bourdon serve does (cmd/bourdon/serve.go)
 	}
@@ -76,6 +91,9 @@ func main() {
 	flag.IntVar(&cfg.reloads, "reloads", 20, "number of manifest rewrites timed for the reload figure")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the generated library (its path is printed) for later runs with -dir")
 	flag.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile of the measurements to this file; samples carry a\nphase label (cold-load, find-entity, list-recent-work, reload, http-client,\nhttp-server) for go tool pprof -tagfocus")
+	flag.BoolVar(&cfg.cost, "cost", false, "measure what one find_entity call costs instead: our server against a minimal\ngo-sdk server and a bare echo, over stdio (seed library) and HTTP (benchmark\nlibrary), each server in a child process (see bench/README.md)")
+	flag.StringVar(&cfg.seed, "seed", seedLibrary, "with -cost: the library of the stdio measurements")
+	flag.StringVar(&cfg.costProfile, "cost-profile", "", "with -cost: write each server child's CPU and allocation profiles into this directory")
 	flag.Usage = func() {
 		w := flag.CommandLine.Output()
 		fmt.Fprintf(w, `Usage: go run ./bench [flags]
@@ -95,6 +113,17 @@ Flags:
 		fmt.Fprintln(os.Stderr, "bench: -clients and -reloads must be at least 1, -duration and -inproc positive")
 		os.Exit(2)
 	}
+	if cfg.cost {
+		ok, err := costRun(cfg, os.Stdout, os.Stderr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(2)
+		}
+		if !ok {
+			os.Exit(1)
+		}
+		return
+	}
 	rows, err := run(cfg, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -112,25 +141,11 @@ Flags:
 func run(cfg config, log io.Writer) ([]row, error) {
 	fmt.Fprintf(log, "%s %s/%s, GOMAXPROCS %d, %d CPUs%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU(), loadAvg())
 	defer func() { fmt.Fprintf(log, "done%s\n", loadAvg()) }()
-	dir := cfg.dir
-	if dir == "" {
-		var err error
-		dir, err = os.MkdirTemp("", "bourdon-bench-")
-		if err != nil {
-			return nil, err
-		}
-		if cfg.keep {
-			defer fmt.Fprintf(log, "library kept in %s (reuse it with -dir)\n", dir)
-		} else {
-			defer os.RemoveAll(dir)
-		}
-		fmt.Fprintf(log, "generating the benchmark library in %s ... ", dir)
-		start := time.Now()
-		if _, err := libgen.Write(dir, libgen.Benchmark); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(log, "%s\n", fmtDur(time.Since(start)))
+	dir, cleanup, err := benchLibrary(cfg, log)
+	if err != nil {
+		return nil, err
 	}
+	defer cleanup()
 
 	if cfg.profile != "" {
 		f, err := os.Create(cfg.profile)
@@ -228,6 +243,31 @@ func run(cfg config, log io.Writer) ([]row, error) {
 		row{figure: "HTTP phase: allocated per call (server + clients)", measured: fmt.Sprintf("%.0f KiB", float64(h.alloc)/1024)},
 	)
 	return rows, nil
+}
+
+// benchLibrary returns the library to measure: -dir, or the benchmark
+// library generated in a temporary directory, which cleanup deletes
+// (unless -keep).
+func benchLibrary(cfg config, log io.Writer) (dir string, cleanup func(), err error) {
+	if cfg.dir != "" {
+		return cfg.dir, func() {}, nil
+	}
+	dir, err = os.MkdirTemp("", "bourdon-bench-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	if cfg.keep {
+		cleanup = func() { fmt.Fprintf(log, "library kept in %s (reuse it with -dir)\n", dir) }
+	}
+	fmt.Fprintf(log, "generating the benchmark library in %s ... ", dir)
+	start := time.Now()
+	if _, err := libgen.Write(dir, libgen.Benchmark); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	fmt.Fprintf(log, "%s\n", fmtDur(time.Since(start)))
+	return dir, cleanup, nil
 }
 
 // phase labels the CPU profile samples of the calling goroutine, and of

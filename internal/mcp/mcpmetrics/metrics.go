@@ -9,6 +9,7 @@
 package mcpmetrics
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -173,7 +174,11 @@ func deniedPayload(sc any) bool {
 	}
 	switch v := sc.(type) {
 	case json.RawMessage:
-		_ = json.Unmarshal(v, &head)
+		// Only a payload that holds the words is decoded (most are not
+		// denials, and decoding one costs more than the scan).
+		if bytes.Contains(v, []byte(`"access denied"`)) {
+			_ = json.Unmarshal(v, &head)
+		}
 	case map[string]any:
 		head.Error, _ = v["error"].(string)
 	}

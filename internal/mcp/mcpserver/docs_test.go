@@ -59,8 +59,18 @@ func graphServerOn(t *testing.T, docs func(t *testing.T, lib string) store.Docum
 	}
 	srv := mcpserver.New(fed, mcpserver.Options{Machine: "test", Knowledge: kb, Requests: reqs, Writer: commit.New(dir), TurnEnv: turn.Env{CodexHome: "-"}})
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go srv.WatchKnowledge(ctx)
+	watching := make(chan struct{})
+	go func() {
+		defer close(watching)
+		srv.WatchKnowledge(ctx)
+	}()
+	// The watcher reads the store, which writes its drift watermarks into
+	// the library (.bourdon) when it builds a view: it stops before the
+	// test's directory is removed.
+	t.Cleanup(func() {
+		cancel()
+		<-watching
+	})
 	return srv, corpus, reqs
 }
 

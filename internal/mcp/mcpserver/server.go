@@ -33,6 +33,9 @@ import (
 // reference uses the same one.
 const ServerName = "bourdon-l6"
 
+// ServerTitle is the title the server gives itself in the handshake.
+const ServerTitle = "Bourdon federation library"
+
 // Options configure a server.
 type Options struct {
 	// Version is reported in the handshake.
@@ -104,7 +107,7 @@ func New(store *federation.Store, opts Options) *Server {
 	s.deeper = deeper.New(store, dopts)
 	s.turn = turn.New(store, opts.TurnEnv)
 	s.offer("completion") // CompletionHandler
-	s.Server = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Bourdon federation library", Version: opts.Version}, &mcp.ServerOptions{
+	s.Server = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: ServerTitle, Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
 		Logger:             opts.Logger,
 		PageSize:           opts.PageSize,

@@ -93,9 +93,14 @@ func addTool[In, Out any](s *Server, t tool[In, Out]) {
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", def.Name, err))
 	}
-	def.InputSchema = in
+	// The schemas are offered as their JSON, encoded once: the SDK
+	// re-encodes a tool's input schema on every call (it looks for
+	// x-mcp-header annotations), which for a *jsonschema.Schema means
+	// reflection over the whole schema and for JSON only a copy. The
+	// bytes listed are the same.
+	def.InputSchema = rawSchema(in)
 	// A call may also be refused, and the refusal is a normal result.
-	def.OutputSchema = &jsonschema.Schema{Type: "object", AnyOf: append([]*jsonschema.Schema{out, denialSchema}, t.alts...)}
+	def.OutputSchema = rawSchema(&jsonschema.Schema{Type: "object", AnyOf: append([]*jsonschema.Schema{out, denialSchema}, t.alts...)})
 	if def.Annotations == nil {
 		def.Annotations = readOnly
 	}
@@ -146,6 +151,15 @@ func addTool[In, Out any](s *Server, t tool[In, Out]) {
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		}, nil
 	})
+}
+
+// rawSchema returns the JSON of a schema.
+func rawSchema(s *jsonschema.Schema) json.RawMessage {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // readOnly marks a tool that changes nothing and talks to no one else.

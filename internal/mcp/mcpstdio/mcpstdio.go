@@ -11,6 +11,7 @@ package mcpstdio
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,17 +56,93 @@ func Transport(in io.Reader, out io.Writer, opts Options) mcp.Transport {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
-	pr, pw := io.Pipe()
-	w := &lineWriter{w: out}
-	go func() {
-		pw.CloseWithError(filter(in, pw, w, opts))
-	}()
-	return &mcp.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1}
+	return &transport{in: in, out: &lineWriter{w: out}, opts: opts}
 }
 
+type transport struct {
+	in   io.Reader
+	out  *lineWriter
+	opts Options
+}
+
+// Connect starts reading frames. The messages that pass the checks reach
+// the SDK already decoded (the check decodes them anyway): handing over
+// the line for the SDK's own stdio connection to decode again would cost
+// a second decoding of every message, and the SDK's decoder allocates 32
+// KiB per message (bench/README.md, note 1).
+func (t *transport) Connect(context.Context) (mcp.Connection, error) {
+	c := &conn{out: t.out, incoming: make(chan jsonrpc.Message), closed: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		c.err = filter(t.in, c.deliver, t.out, t.opts)
+		close(c.done)
+	}()
+	return c, nil
+}
+
+// conn is the SDK's connection: the messages the filter passes, and every
+// message the SDK sends written as one line.
+type conn struct {
+	out       *lineWriter
+	incoming  chan jsonrpc.Message
+	closeOnce sync.Once
+	closed    chan struct{} // closed by Close
+	done      chan struct{} // closed when the filter has ended, err saying why (nil at the end of the input)
+	err       error
+}
+
+// deliver hands msg to the SDK, waiting until it reads it.
+func (c *conn) deliver(msg jsonrpc.Message) error {
+	select {
+	case c.incoming <- msg:
+		return nil
+	case <-c.closed:
+		return errSessionOver
+	}
+}
+
+func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	select {
+	case msg := <-c.incoming:
+		return msg, nil
+	case <-c.done:
+		if c.err != nil {
+			return nil, c.err
+		}
+		return nil, io.EOF
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %v", err)
+	}
+	_, err = c.out.Write(append(data, '\n'))
+	return err
+}
+
+// Close stops handing messages to the SDK; the stream itself belongs to
+// the process and stays open.
+func (c *conn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+// SessionID is empty: a stdio connection is one session.
+func (c *conn) SessionID() string { return "" }
+
 // lineWriter serialises whole writes, so that the SDK's messages and this
-// package's error answers never interleave within a line. The SDK writes
-// each message, with its newline, in one call.
+// package's error answers never interleave within a line.
 type lineWriter struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -77,13 +154,10 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// Close does nothing: the stream belongs to the process.
-func (l *lineWriter) Close() error { return nil }
-
-// filter copies well-formed frames from in to the SDK, one per line, and
-// answers the others on w. It returns nil at the end of in, or when the
-// SDK stops reading.
-func filter(in io.Reader, sdk io.Writer, w io.Writer, opts Options) error {
+// filter reads frames from in, hands the well-formed messages to deliver,
+// one per line, and answers the others on w. It returns nil at the end of
+// in, or when the SDK stops reading.
+func filter(in io.Reader, deliver func(jsonrpc.Message) error, w io.Writer, opts Options) error {
 	err := linescan.Scan(in, opts.MaxFrameBytes, func(_ int, line []byte, tooLong bool) error {
 		if tooLong {
 			answer(w, nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: the message is larger than %d bytes", opts.MaxFrameBytes))
@@ -93,14 +167,12 @@ func filter(in io.Reader, sdk io.Writer, w io.Writer, opts Options) error {
 		if len(frame) == 0 {
 			return nil
 		}
-		if id, code, msg, ok := check(frame, opts.MaxDepth); !ok {
-			answer(w, id, code, msg)
+		msg, id, code, text, ok := check(frame, opts.MaxDepth)
+		if !ok {
+			answer(w, id, code, text)
 			return nil
 		}
-		if _, err := sdk.Write(append(frame, '\n')); err != nil {
-			return errSessionOver
-		}
-		return nil
+		return deliver(msg)
 	})
 	if errors.Is(err, errSessionOver) {
 		return nil
@@ -111,27 +183,28 @@ func filter(in io.Reader, sdk io.Writer, w io.Writer, opts Options) error {
 // errSessionOver stops the filter once the SDK has stopped reading.
 var errSessionOver = errors.New("the session is over")
 
-// check decides whether frame is one well-formed JSON-RPC message. When it
-// is not, it returns the id to answer with (nil for null), the error code
-// and the message.
-func check(frame []byte, maxDepth int) (id any, code int, msg string, ok bool) {
+// check decodes frame when it is one well-formed JSON-RPC message. When
+// it is not, it returns the id to answer with (nil for null), the error
+// code and the message.
+func check(frame []byte, maxDepth int) (m jsonrpc.Message, id any, code int, msg string, ok bool) {
 	if !json.Valid(frame) {
-		return nil, codeParseError, "Parse error: the line is not valid JSON (send one JSON-RPC message per line)", false
+		return nil, nil, codeParseError, "Parse error: the line is not valid JSON (send one JSON-RPC message per line)", false
 	}
 	if depth(frame) > maxDepth {
-		return nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: the message nests deeper than %d levels", maxDepth), false
+		return nil, nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: the message nests deeper than %d levels", maxDepth), false
 	}
 	switch frame[0] {
 	case '[':
-		return nil, codeInvalidRequest, "Invalid Request: JSON-RPC batching is not supported; send one JSON-RPC message per line", false
+		return nil, nil, codeInvalidRequest, "Invalid Request: JSON-RPC batching is not supported; send one JSON-RPC message per line", false
 	case '{':
 	default:
-		return nil, codeInvalidRequest, "Invalid Request: a JSON-RPC message is a JSON object", false
+		return nil, nil, codeInvalidRequest, "Invalid Request: a JSON-RPC message is a JSON object", false
 	}
-	if _, err := jsonrpc.DecodeMessage(frame); err != nil {
-		return usableID(frame), codeInvalidRequest, "Invalid Request: " + err.Error(), false
+	m, err := jsonrpc.DecodeMessage(frame)
+	if err != nil {
+		return nil, usableID(frame), codeInvalidRequest, "Invalid Request: " + err.Error(), false
 	}
-	return nil, 0, "", true
+	return m, nil, 0, "", true
 }
 
 // usableID returns the message's id when it is a string or a number.

@@ -116,9 +116,9 @@ func FuzzFraming(f *testing.F) {
 		if len(frame) == 0 || strings.ContainsAny(s, "\r\n") {
 			return
 		}
-		id, code, msg, ok := check(frame, 64)
+		m, id, code, msg, ok := check(frame, 64)
 		if ok {
-			if !json.Valid(frame) || frame[0] != '{' {
+			if !json.Valid(frame) || frame[0] != '{' || m == nil {
 				t.Fatalf("accepted %q", frame)
 			}
 			return
@@ -130,4 +130,36 @@ func FuzzFraming(f *testing.F) {
 			t.Fatalf("answer id %q is not JSON", raw)
 		}
 	})
+}
+
+// TestConnEnds checks that a connection's Read ends at the end of the
+// input and once the connection is closed, as the SDK expects.
+func TestConnEnds(t *testing.T) {
+	ctx := context.Background()
+	c, err := Transport(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"), io.Discard, Options{}).Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := c.Read(ctx); err != nil || msg == nil {
+		t.Fatalf("first read: %v %v", msg, err)
+	}
+	if _, err := c.Read(ctx); err != io.EOF {
+		t.Fatalf("read at the end of the input: %v, want EOF", err)
+	}
+
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	c, err = Transport(inR, io.Discard, Options{}).Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Read(ctx)
+		done <- err
+	}()
+	c.Close()
+	if err := <-done; err != io.EOF {
+		t.Fatalf("read after Close: %v, want EOF", err)
+	}
 }

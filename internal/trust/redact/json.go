@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"unsafe"
 )
 
 // JSON applies Secret to every string value of a JSON document (object
@@ -44,21 +45,12 @@ func JSONAs(data []byte, kind Kind, echo map[string]string) []byte {
 		}
 		if isKey(data, end) {
 			if depth == 1 && echo != nil {
-				key = ""
-				_ = json.Unmarshal(data[i:end], &key)
+				key, _ = text(data[i:end])
 			}
 			i = end - 1
 			continue
 		}
-		lit := data[i:end]
-		var s string
-		var err error
-		if bytes.IndexByte(lit, '\\') < 0 {
-			s = string(lit[1 : len(lit)-1]) // no escapes: the bytes are the text
-		} else {
-			err = json.Unmarshal(lit, &s)
-		}
-		if err == nil {
+		if s, ok := text(data[i:end]); ok {
 			k := kind
 			if depth == 1 && echo != nil {
 				if a, ok := echo[key]; ok && a == s {
@@ -77,6 +69,23 @@ func JSONAs(data []byte, kind Kind, echo map[string]string) []byte {
 		return data
 	}
 	return append(out, data[last:]...)
+}
+
+// text returns the text of a JSON string literal. Without escapes it
+// shares the literal's bytes instead of copying them (a payload holds
+// hundreds of strings, and nearly all of them come back unchanged): the
+// string is only used while JSONAs reads data, which nothing writes
+// meanwhile, and is never kept.
+func text(lit []byte) (string, bool) {
+	if bytes.IndexByte(lit, '\\') < 0 {
+		if len(lit) == 2 {
+			return "", true
+		}
+		return unsafe.String(&lit[1], len(lit)-2), true
+	}
+	var s string
+	err := json.Unmarshal(lit, &s)
+	return s, err == nil
 }
 
 // topLevel returns echo when data is an object, whose top-level values
