@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 )
 
@@ -20,7 +21,11 @@ var tokenRE = regexp.MustCompile(`token: (bdn_[0-9a-f]{48})`)
 
 func addMember(t *testing.T, registry string, args ...string) string {
 	t.Helper()
-	out, err := exec.Command(binary, append([]string{"registry", "add", "--registry", registry}, args...)...).CombinedOutput()
+	flag := "--registry"
+	if postgres.IsURL(registry) {
+		flag = "--store" // the registry of that database
+	}
+	out, err := exec.Command(binary, append([]string{"registry", "add", flag, registry}, args...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("registry add %v: %v\n%s", args, err, out)
 	}

@@ -30,7 +30,9 @@ on serve, history and staging). See docs/deploy.md.
 
   migrate --store URL   create or upgrade the database's schema (refuses a newer one)
   copy SRC DST          copy a library (manifests, history, staged writes) byte for byte;
-                        SRC and DST are each a directory or a postgres:// URL`,
+                        SRC and DST are each a directory or a postgres:// URL; when one
+                        is a database, the registry and OAuth state go along (the
+                        --registry file on the directory's side)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
@@ -56,12 +58,16 @@ on serve, history and staging). See docs/deploy.md.
 		},
 	}
 	migrate.Flags().StringVar(&url, "store", "", "the database (postgres://user@host/db)")
+	var reg registryCopy
 	copyCmd := &cobra.Command{
 		Use:   "copy SRC DST",
-		Short: "Copy a library between a directory and a PostgreSQL store",
+		Short: "Copy a library (and the federation registry) between a directory and a PostgreSQL store",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if err := reg.run(ctx, args[0], args[1], cmd.OutOrStdout()); err != nil {
+				return cliFail(cmd, err)
+			}
 			src, closeSrc, err := openStore(ctx, args[0])
 			if err != nil {
 				return cliFail(cmd, err)
@@ -80,6 +86,7 @@ on serve, history and staging). See docs/deploy.md.
 			return nil
 		},
 	}
+	reg.flags(copyCmd)
 	cmd.AddCommand(migrate, copyCmd)
 	return cmd
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
 
@@ -18,7 +20,7 @@ func TestStoreMigrateCopyAndHistory(t *testing.T) {
 	url := pgtest.URL(t)
 	store := func(args ...string) (string, string, int) { return runWriteCLI(t, newStoreCommand(), args...) }
 	out, errOut, code := store("migrate", "--store", url)
-	if code != 0 || !strings.Contains(out, "applied 1; schema version 1") {
+	if code != 0 || !strings.HasSuffix(out, fmt.Sprintf("; schema version %d\n", postgres.SchemaVersion())) || !strings.Contains(out, ": applied 1") {
 		t.Fatalf("migrate: %d %q %q", code, out, errOut)
 	}
 	if out, _, code = store("migrate", "--store", url); code != 0 || !strings.Contains(out, "nothing to do") {

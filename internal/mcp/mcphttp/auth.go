@@ -95,6 +95,14 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		if !a.Configured() {
 			a.refused(RefusedNotConfigured)
 			refuse(w)
+			if a.Registry != nil && a.Registry.Err() != nil {
+				// A registry that cannot be read now (its database is
+				// down, the file is broken) lets nobody in, but it is not
+				// "no auth": the client should come back.
+				RetryAfter(w, 5*time.Second)
+				jsonError(w, http.StatusServiceUnavailable, "Service Unavailable: the federation registry cannot be read, so no caller can be authenticated; retry later")
+				return
+			}
 			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
 			return
 		}
