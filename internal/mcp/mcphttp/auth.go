@@ -92,7 +92,28 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		ClockSkew: time.Minute,
 	})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !a.Configured() {
+		// The token is checked first and Configured only for a request
+		// refused, so that an accepted one asks a registry kept in a
+		// database for its revision once, not twice.
+		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+		token = strings.TrimSpace(token)
+		present := ok && strings.EqualFold(scheme, "bearer") && token != ""
+		ctx := r.Context()
+		var caller trust.Caller
+		found := false
+		if present {
+			caller, found = a.Caller(token)
+		}
+		if present && !found && a.OAuth != nil {
+			// An OAuth access token; its scopes go with the request.
+			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil && time.Now().Before(g.Expiry) {
+				caller, found = g.Caller, true
+				ctx = context.WithValue(ctx, scopesKey{}, g)
+			}
+		}
+		switch {
+		case found:
+		case !a.Configured():
 			a.refused(RefusedNotConfigured)
 			refuse(w)
 			if a.Registry != nil && a.Registry.Err() != nil {
@@ -105,24 +126,11 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 			}
 			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
 			return
-		}
-		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-		token = strings.TrimSpace(token)
-		if !ok || !strings.EqualFold(scheme, "bearer") || token == "" {
+		case !present:
 			a.refused(RefusedMissingToken)
 			a.unauthorized(w, r, "", "missing Bearer token")
 			return
-		}
-		ctx := r.Context()
-		caller, found := a.Caller(token)
-		if !found && a.OAuth != nil {
-			// An OAuth access token; its scopes go with the request.
-			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil && time.Now().Before(g.Expiry) {
-				caller, found = g.Caller, true
-				ctx = context.WithValue(ctx, scopesKey{}, g)
-			}
-		}
-		if !found {
+		default:
 			a.refused(RefusedInvalidToken)
 			a.unauthorized(w, r, "invalid_token", "invalid or revoked Bearer token")
 			return
