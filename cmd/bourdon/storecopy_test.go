@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,4 +93,27 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestDoctorChecksTheStoresRegistry: doctor --store reports the members of
+// the database's registry, not the file's.
+func TestDoctorChecksTheStoresRegistry(t *testing.T) {
+	url := pgtest.Migrated(t)
+	addMember(t, url, "codex")
+	out, _ := exec.Command(binary, "doctor", "--json", "--store", url, "--library", t.TempDir()).Output()
+	var rep struct {
+		Checks []struct{ Check, Subject, Status, Message, File string }
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, c := range rep.Checks {
+		if c.Check == "registry" && c.Subject == "" {
+			if c.Status != "ok" || !strings.Contains(c.Message, "1 member(s) registered: 1 active") || !strings.HasSuffix(c.File, "/documents/federation.yaml") {
+				t.Errorf("registry check %+v", c)
+			}
+			return
+		}
+	}
+	t.Errorf("no registry check in %s", out)
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // Status is the outcome of one check.
@@ -126,6 +127,9 @@ type Options struct {
 	Version string
 	// PeerTimeout bounds each peer's answer; 0 means 3 seconds.
 	PeerTimeout time.Duration
+	// Registry is the registry to check (a PostgreSQL store's, doctor
+	// --store); nil checks the file the server would read.
+	Registry *trust.Registry
 	// ProbePeer asks one peer for something cheap and says what it
 	// answered; nil asks list_agents over MCP.
 	ProbePeer func(ctx context.Context, p peer.Peer) (string, error)
