@@ -9,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -166,17 +164,11 @@ type Registry struct {
 //
 // The file is read and written through its directory, which a symbolic
 // link may not lead out of; a path that is itself a symbolic link (a
-// registry kept with one's dotfiles) is followed once, here, so that the
-// registry is its target, changed in place (and locked by a lock file
-// next to the target), and the link stays.
+// registry kept with one's dotfiles) is followed (see store.FileDocument),
+// so the registry is its target, changed in place and locked by a lock
+// file next to it, and the link stays.
 func OpenRegistry(path string) *Registry {
-	file := path
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if target, err := filepath.EvalSymlinks(path); err == nil {
-			file = target
-		}
-	}
-	r := NewRegistry(store.NewDirDocuments(filepath.Dir(file), 0o600), filepath.Base(file))
+	r := NewRegistry(store.FileDocument(path, 0o600))
 	r.where = path
 	return r
 }

@@ -30,6 +30,20 @@ func NewDirDocuments(root string, perm os.FileMode) *DirDocuments {
 	return &DirDocuments{tree: fsutil.NewTree(root), perm: perm}
 }
 
+// FileDocument returns the one document a file at path is: the documents
+// of its directory and its name there. A path that is itself a symbolic
+// link (a file kept with one's dotfiles) is followed once, here, so that
+// the document is its target, read and replaced in place while the link
+// stays; links further on are judged by the directory's tree as usual.
+func FileDocument(path string, perm os.FileMode) (*DirDocuments, string) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			path = target
+		}
+	}
+	return NewDirDocuments(filepath.Dir(path), perm), filepath.Base(path)
+}
+
 // Root returns the directory.
 func (d *DirDocuments) Root() string { return d.tree.Dir() }
 

@@ -42,3 +42,35 @@ func TestDirDocumentsMakePrivateDirectories(t *testing.T) {
 		}
 	}
 }
+
+// TestFileDocumentFollowsALinkInItsPlace: a file that is a symbolic link
+// to elsewhere is its target's document: written in place, the link kept.
+func TestFileDocumentFollowsALinkInItsPlace(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "real.yaml")
+	if err := os.WriteFile(target, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "federation.yaml")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	docs, name := store.FileDocument(link, 0o600)
+	ctx := context.Background()
+	if data, _, err := docs.Read(ctx, name, 0); string(data) != "old\n" || err != nil {
+		t.Fatalf("read through the link: %q %v", data, err)
+	}
+	if _, err := docs.Write(ctx, name, []byte("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "new\n" {
+		t.Errorf("the target holds %q", data)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	// A plain path is its directory's document of that name.
+	plain := filepath.Join(t.TempDir(), "x.yaml")
+	if docs, name := store.FileDocument(plain, 0o600); docs.Root() != filepath.Dir(plain) || name != "x.yaml" {
+		t.Errorf("plain path: %s %s", docs.Root(), name)
+	}
+}

@@ -207,10 +207,10 @@ type Store struct {
 	err     error
 }
 
-// OpenStore returns the store in the file at path; nothing is read until
-// it is used.
+// OpenStore returns the store in the file at path (a symbolic link there
+// is followed, see store.FileDocument); nothing is read until it is used.
 func OpenStore(path string) *Store {
-	s := NewStore(store.NewDirDocuments(filepath.Dir(path), 0o600), filepath.Base(path))
+	s := NewStore(store.FileDocument(path, 0o600))
 	s.where = path
 	return s
 }
