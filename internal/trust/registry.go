@@ -247,12 +247,21 @@ func (r *Registry) Err() error {
 // whose id is not a well-formed agent id, or whose hash is shared by
 // another active row, does not authenticate at all.
 func (r *Registry) Authenticate(token string) (Caller, bool) {
+	c, ok, _ := r.Identify(token)
+	return c, ok
+}
+
+// Identify is Authenticate that also returns, when the registry could not
+// be read (its database did not answer, the file does not parse), why:
+// then nobody is authenticated, and a server can say "retry later"
+// instead of "invalid token".
+func (r *Registry) Identify(token string) (Caller, bool, error) {
 	if token == "" {
-		return Caller{}, false
+		return Caller{}, false, nil
 	}
 	doc, err := r.current()
 	if err != nil {
-		return Caller{}, false
+		return Caller{}, false, err
 	}
 	sum := sha256.Sum256([]byte(token))
 	presented := []byte(hex.EncodeToString(sum[:]))
@@ -266,9 +275,9 @@ func (r *Registry) Authenticate(token string) (Caller, bool) {
 		}
 	}
 	if matches != 1 {
-		return Caller{}, false
+		return Caller{}, false, nil
 	}
-	return match.caller(), true
+	return match.caller(), true, nil
 }
 
 // IsConfigured reports whether any member was ever registered, even if

@@ -176,8 +176,8 @@ func TestRegistryInPostgresFailsClosed(t *testing.T) {
 	if _, err := r.docs.Write(ctx, RegistryDocument, []byte(bad)); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := r.Authenticate(tok); ok {
-		t.Error("authenticated off a corrupt registry")
+	if _, ok, err := r.Identify(tok); ok || !errors.Is(err, ErrUnreadable) {
+		t.Errorf("Identify off a corrupt registry: %v %v", ok, err)
 	}
 	if err := r.Err(); !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "/documents/federation.yaml") || !strings.Contains(err.Error(), "revoked is not a boolean") {
 		t.Errorf("Err() = %v", err)
@@ -193,6 +193,9 @@ func TestRegistryInPostgresFailsClosed(t *testing.T) {
 	}
 	if _, ok := r.Authenticate(tok); !ok {
 		t.Errorf("not recovered after repair: %v", r.Err())
+	}
+	if _, ok, err := r.Identify("bdn_" + strings.Repeat("4", 48)); ok || err != nil {
+		t.Errorf("an unknown token: %v %v, want refused without an error", ok, err)
 	}
 }
 

@@ -101,10 +101,11 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		ctx := r.Context()
 		var caller trust.Caller
 		found := false
+		var unreadable error // the registry could not be read for this token
 		if present {
-			caller, found = a.Caller(token)
+			caller, found, unreadable = a.identify(token)
 		}
-		if present && !found && a.OAuth != nil {
+		if present && !found && unreadable == nil && a.OAuth != nil {
 			// An OAuth access token; its scopes go with the request.
 			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil && time.Now().Before(g.Expiry) {
 				caller, found = g.Caller, true
@@ -113,10 +114,10 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		}
 		switch {
 		case found:
-		case !a.Configured():
+		case unreadable != nil || !a.Configured():
 			a.refused(RefusedNotConfigured)
 			refuse(w)
-			if a.Registry != nil && a.Registry.Err() != nil {
+			if unreadable != nil || (a.Registry != nil && a.Registry.Err() != nil) {
 				// A registry that cannot be read now (its database is
 				// down, the file is broken) lets nobody in, but it is not
 				// "no auth": the client should come back.
@@ -144,11 +145,19 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 // token, then the registry's members), as the HTTP transport checks it
 // before trying OAuth; the dashboard's sign-in uses the same check.
 func (a *Auth) Caller(token string) (trust.Caller, bool) {
+	caller, found, _ := a.identify(token)
+	return caller, found
+}
+
+// identify is Caller that also returns why the registry could not be read
+// for this token, so that a valid token refused for a database that did
+// not answer gets 503, not 401 (which would tell a client to drop it).
+func (a *Auth) identify(token string) (trust.Caller, bool, error) {
 	caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
 	if !found && a.Registry != nil {
-		caller, found = a.Registry.Authenticate(token)
+		return a.Registry.Identify(token)
 	}
-	return caller, found
+	return caller, found, nil
 }
 
 // unauthorized answers 401; with OAuth the challenge names the
