@@ -13,14 +13,19 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 )
 
 var tokenRE = regexp.MustCompile(`token: (bdn_[0-9a-f]{48})`)
 
-func addMember(t *testing.T, registry string, args ...string) string {
+func addMember(t testing.TB, registry string, args ...string) string {
 	t.Helper()
-	out, err := exec.Command(binary, append([]string{"registry", "add", "--registry", registry}, args...)...).CombinedOutput()
+	flag := "--registry"
+	if postgres.IsURL(registry) {
+		flag = "--store" // the registry of that database
+	}
+	out, err := exec.Command(binary, append([]string{"registry", "add", flag, registry}, args...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("registry add %v: %v\n%s", args, err, out)
 	}
@@ -40,7 +45,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-func connectAs(t *testing.T, url, token, version string) (*mcp.ClientSession, error) {
+func connectAs(t testing.TB, url, token, version string) (*mcp.ClientSession, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 	return client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})

@@ -12,8 +12,9 @@ import (
 
 func newDoctorCommand() *cobra.Command {
 	var (
-		o       doctor.Options
-		jsonOut bool
+		o        doctor.Options
+		jsonOut  bool
+		storeURL string
 	)
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -26,7 +27,7 @@ FAIL (SKIP when a check does not apply), with what to do about it.
   agent, export      each installed agent's store, and how fresh its export is
   client, hook       the MCP entries and hooks bourdon setup wires
   registry, member   the federation registry: auth posture, tiers, grants,
-                     revoked tokens, file permissions
+                     revoked tokens, file permissions (--store: the database's)
   staging            staged writes awaiting review (stale after 7 days)
   peer               each peer in ~/.bourdon/peers.yaml answers (skipped
                      without one)
@@ -55,6 +56,14 @@ check fails, else 0.`,
 			}
 			o.Env, o.Binary, o.Version = env, bin, buildVersion()
 			o.Exporters = registry.All()
+			if storeURL != "" {
+				place, closePlace, err := openTrustPlace(cmd.Context(), "", storeURL)
+				if err != nil {
+					return err
+				}
+				defer closePlace()
+				o.Registry = place.registry()
+			}
 			rep := doctor.Run(cmd.Context(), o)
 			if jsonOut {
 				if err := rep.WriteJSON(cmd.OutOrStdout()); err != nil {
@@ -72,6 +81,7 @@ check fails, else 0.`,
 	cmd.Flags().StringVar(&o.Library, "library", "", "library directory to check (default ~/agent-library)")
 	cmd.Flags().StringVar(&o.Store, "store", "", "check this PostgreSQL store (postgres://...) instead of the library directory")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the report as JSON")
+	cmd.Flags().StringVar(&storeURL, "store", "", "check the registry of this PostgreSQL store (postgres://...) instead of the file")
 	cmd.Flags().DurationVar(&o.PeerTimeout, "peer-timeout", 3*time.Second, "how long each peer may take to answer")
 	return cmd
 }

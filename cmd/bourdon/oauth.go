@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -51,8 +52,9 @@ func addrLimiter(limit trust.RateLimit, label string, metrics *mcpmetrics.Metric
 // accepts that provider's JWTs, otherwise it runs the built-in
 // authorization server (which needs https, or a loopback address). It
 // sets auth.OAuth and returns what to mount next to /mcp. The built-in
-// server records its decisions in audit, the server's audit log.
-func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, metrics *mcpmetrics.Metrics, audit *trust.Audit, base string, stderr io.Writer, log *slog.Logger) (func(*http.ServeMux), error) {
+// server keeps its state where place says and records its decisions in
+// audit, the server's audit log.
+func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, place trustPlace, metrics *mcpmetrics.Metrics, audit *trust.Audit, base string, stderr io.Writer, log *slog.Logger) (func(*http.ServeMux), error) {
 	if auth == nil || f.noOAuth {
 		return nil, nil
 	}
@@ -75,15 +77,16 @@ func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, metrics *
 		log.Warn("the built-in OAuth server is off: it needs an https --public-url (TLS in front, or --tls-cert); bdn_ tokens still work", "public_url", base)
 		return nil, nil
 	}
+	state := place.oauthState()
 	as := authserver.New(authserver.Config{
 		Issuer: base, Resource: res.URL, Registry: auth.Registry,
-		Store: authserver.OpenStore(authserver.DefaultStorePath(f.registry)), Audit: audit, Logger: log,
+		Store: state, Audit: audit, Logger: log,
 		LimitRegistration: addrLimiter(registrationLimit, "oauth_register", metrics).Guard,
 		LimitRequests:     addrLimiter(oauthRequestLimit, "oauth_requests", metrics).Guard,
 	})
 	res.AuthorizationServers, res.Verifier = []string{base}, as
 	auth.OAuth = res
-	fmt.Fprintf(stderr, "oauth:     built-in authorization server at %s (state %s)\n", base, authserver.DefaultStorePath(f.registry))
+	fmt.Fprintf(stderr, "oauth:     built-in authorization server at %s (state %s)\n", base, state.Path())
 	return func(mux *http.ServeMux) {
 		res.Mount(mux)
 		as.Mount(mux)
@@ -93,12 +96,13 @@ func oauthSetup(ctx context.Context, f serveFlags, auth *mcphttp.Auth, metrics *
 // newOAuthCommand is `bourdon oauth`: the operator's side of the built-in
 // authorization server.
 func newOAuthCommand() *cobra.Command {
-	var registry, auditLog string
+	var registry, url, auditLog string
 	cmd := &cobra.Command{
 		Use:   "oauth",
 		Short: "The built-in OAuth authorization server: pending requests and the operator's approval",
 		Long: `The built-in OAuth authorization server of serve --transport http keeps its
-state next to the registry (oauth.json). A person connecting an application
+state next to the registry (oauth.json), or with --store in that PostgreSQL
+database, shared by every replica. A person connecting an application
 (Claude.ai, ChatGPT, Claude Desktop) proves on the consent page who they are
 with a member's bdn_ token, or asks the operator, who approves the request
 shown on that page with bourdon oauth approve ID --member MEMBER. Revoking the
@@ -107,23 +111,34 @@ member (bourdon registry revoke) kills every token issued for it.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.PersistentFlags().StringVar(&registry, "registry", "", "registry file (default $"+trust.RegistryEnv+" or ~/.bourdon/federation.yaml); the state is oauth.json next to it")
+	cmd.PersistentFlags().StringVar(&url, "store", "", registryStoreHelp)
 	cmd.PersistentFlags().StringVar(&auditLog, "audit-log", "", "audit log (default $"+trust.AuditEnv+" or ~/.bourdon/audit.jsonl)")
-	regPath := func() (string, error) {
-		if registry != "" {
-			return registry, nil
+	// open opens the registry file and the state next to it, or the
+	// store's; the returned function closes them.
+	open := func(ctx context.Context) (trustPlace, func(), error) {
+		p := registry
+		switch {
+		case p != "" && url != "":
+			return trustPlace{}, nil, errors.New("--registry names a file, --store a database: give one of them")
+		case p == "" && url == "":
+			var err error
+			if p, err = trust.DefaultRegistryPath(os.Getenv); err != nil {
+				return trustPlace{}, nil, err
+			}
 		}
-		return trust.DefaultRegistryPath(os.Getenv)
+		return openTrustPlace(ctx, p, url)
 	}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the authorization requests waiting for consent",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := regPath()
+			place, closePlace, err := open(cmd.Context())
 			if err != nil {
 				return err
 			}
-			reqs, err := authserver.OpenStore(authserver.DefaultStorePath(p)).Requests(time.Now())
+			defer closePlace()
+			reqs, err := place.oauthState().Requests(time.Now())
 			if err != nil {
 				return err
 			}
@@ -147,20 +162,21 @@ member (bourdon registry revoke) kills every token issued for it.`,
 		Short: "Approve a pending authorization request as a registry member",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := regPath()
-			if err != nil {
-				return err
-			}
 			if member == "" {
 				return fmt.Errorf("--member: name the registry member the application will act as")
 			}
+			place, closePlace, err := open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer closePlace()
 			audit := auditLog
 			if audit == "" {
 				if audit, err = trust.DefaultAuditPath(os.Getenv); err != nil {
 					return err
 				}
 			}
-			as := authserver.New(authserver.Config{Registry: trust.OpenRegistry(p), Store: authserver.OpenStore(authserver.DefaultStorePath(p)), Audit: trust.OpenAudit(audit)})
+			as := authserver.New(authserver.Config{Registry: place.registry(), Store: place.oauthState(), Audit: trust.OpenAudit(audit)})
 			if err := as.Approve(strings.ToUpper(args[0]), member); err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +21,7 @@ import (
 // Outputs are the reference's; a failure prints "error: ..." on stderr and
 // exits 1.
 func newRegistryCommand() *cobra.Command {
-	r := registryCLI{path: new(string)}
+	r := registryCLI{path: new(string), url: new(string)}
 	cmd := &cobra.Command{
 		Use:   "registry",
 		Short: "Manage federation members: tokens, trust tiers and grants",
@@ -28,7 +29,9 @@ func newRegistryCommand() *cobra.Command {
 ~/.bourdon/federation.yaml): the members that may call the HTTP transport,
 each with a bearer token, a trust tier (trusted or quarantined) and, for
 quarantined members, the namespaces (agent ids) it may read. Tokens are shown
-once and stored only as a SHA-256 hash. The reference's spellings work too:
+once and stored only as a SHA-256 hash. With --store postgres://... the
+registry is that database's, the one every serve --store replica reads; a
+change is seen by each on its next request. The reference's spellings work too:
 bourdon agent add|list|rotate|set-tier, bourdon grant|ungrant|revoke.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
@@ -42,7 +45,7 @@ bourdon agent add|list|rotate|set-tier, bourdon grant|ungrant|revoke.`,
 // registry commands: the group "agent" (add, list, rotate, set-tier) and
 // the top-level grant, ungrant and revoke.
 func newReferenceRegistryCommands() []*cobra.Command {
-	r := registryCLI{path: new(string)}
+	r := registryCLI{path: new(string), url: new(string)}
 	agent := &cobra.Command{
 		Use:   "agent",
 		Short: "Register, list, rotate and re-tier federation members (the reference's spelling of bourdon registry)",
@@ -63,27 +66,40 @@ func newReferenceRegistryCommands() []*cobra.Command {
 }
 
 // registryCLI builds the registry commands over the registry file *path
-// ("" for the default).
-type registryCLI struct{ path *string }
+// ("" for the default), or the registry of the PostgreSQL store *url.
+type registryCLI struct{ path, url *string }
 
-// flag defines --registry on a command's flag set.
+// flag defines --registry and --store on a command's flag set.
 func (r registryCLI) flag(fs interface {
 	StringVar(p *string, name, value, usage string)
 }) {
 	fs.StringVar(r.path, "registry", "", "registry file (default $"+trust.RegistryEnv+" or ~/.bourdon/federation.yaml)")
+	fs.StringVar(r.url, "store", "", registryStoreHelp)
 }
+
+// registryStoreHelp describes --store on the commands that read or change
+// the registry.
+const registryStoreHelp = "the registry (and OAuth state) of this PostgreSQL store (postgres://...), which serve --store reads, instead of the file; see docs/deploy.md"
 
 // run opens the registry and runs fn, turning its error into "error: ..."
 // and exit status 1.
 func (r registryCLI) run(cmd *cobra.Command, fn func(reg *trust.Registry, out io.Writer) error) error {
 	p := *r.path
-	if p == "" {
+	if p != "" && *r.url != "" {
+		return registryFail(cmd, errors.New("--registry names a file, --store a database: give one of them"))
+	}
+	if p == "" && *r.url == "" {
 		var err error
 		if p, err = trust.DefaultRegistryPath(os.Getenv); err != nil {
 			return registryFail(cmd, err)
 		}
 	}
-	if err := fn(trust.OpenRegistry(p), cmd.OutOrStdout()); err != nil {
+	place, closePlace, err := openTrustPlace(cmd.Context(), p, *r.url)
+	if err != nil {
+		return registryFail(cmd, err)
+	}
+	defer closePlace()
+	if err := fn(place.registry(), cmd.OutOrStdout()); err != nil {
 		return registryFail(cmd, err)
 	}
 	return nil

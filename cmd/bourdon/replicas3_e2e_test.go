@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,7 +30,7 @@ func replicaCommits(t testing.TB) int {
 	return 200
 }
 
-// replicaSet is three `bourdon serve --store` sharing one database and one
+// replicaSet is three `bourdon serve --store` sharing one database and its
 // registry of trusted members, one bearer token per writer.
 type replicaSet struct {
 	url      string
@@ -41,13 +40,12 @@ type replicaSet struct {
 
 func startReplicas(t *testing.T, url string, n, writers int) *replicaSet {
 	t.Helper()
-	registry := filepath.Join(t.TempDir(), "federation.yaml")
 	rs := &replicaSet{url: url}
 	for w := range writers {
-		rs.tokens = append(rs.tokens, addMember(t, registry, fmt.Sprintf("writer-%d", w), "--tier", "trusted"))
+		rs.tokens = append(rs.tokens, addMember(t, url, fmt.Sprintf("writer-%d", w), "--tier", "trusted"))
 	}
 	for range n {
-		rs.replicas = append(rs.replicas, startHTTP(t, "--store", url, "--library", t.TempDir(), "--registry", registry, "--rate-limit", "off", "--quiet"))
+		rs.replicas = append(rs.replicas, startHTTP(t, "--store", url, "--library", t.TempDir(), "--rate-limit", "off", "--quiet"))
 	}
 	return rs
 }
@@ -220,8 +218,9 @@ func (rs *replicaSet) checkAcknowledged(t *testing.T, acked map[string][]string)
 // TestThreeReplicasSurviveADatabaseRestart stops PostgreSQL (a fast
 // shutdown) under three replicas while writers commit through all of
 // them, and starts it again: meanwhile every call ends, as a tool error
-// saying the store failed (never a transport error or a hang: each call is
-// bounded by a minute); afterwards the replicas write again, every
+// saying the store failed or as a 503 because the registry (in the
+// database too) cannot be read (never another transport error or a hang:
+// each call is bounded by a minute); afterwards the replicas write again, every
 // replica serves every acknowledged commit, and the database holds each
 // write whole (one provenance record per version, one archived version per
 // write but the first).
@@ -234,7 +233,7 @@ func TestThreeReplicasSurviveADatabaseRestart(t *testing.T) {
 	db.Stop(t)
 	for range 3 * writers {
 		text := <-run.refusals
-		if !strings.Contains(text, "the store "+postgres.Redact(rs.url)+" failed: ") {
+		if !strings.Contains(text, "the store "+postgres.Redact(rs.url)+" failed: ") && !strings.Contains(text, "Service Unavailable") {
 			t.Errorf("a commit while the database is down: %q does not say the store failed", text)
 		}
 	}
@@ -272,6 +271,10 @@ func (rs *replicaSet) startWriters(t *testing.T, writers, agents int) *writerRun
 			defer run.wg.Done()
 			commitLoop(cs, w, agent, run.done, func(name string, res *mcp.CallToolResult, err error) bool {
 				switch {
+				case err != nil && strings.Contains(err.Error(), "Service Unavailable"):
+					// The registry is in the database too: while it
+					// cannot be read, nobody is authenticated (503).
+					run.refusals <- err.Error()
 				case err != nil:
 					run.mu.Lock()
 					run.transport = append(run.transport, fmt.Sprintf("writer %d: %v", w, err))

@@ -105,6 +105,9 @@ never touches your library, registry or audit log.`,
 			if f.demo && !cmd.Flags().Changed("transport") {
 				f.transport = "http"
 			}
+			if f.store != "" && cmd.Flags().Changed("registry") {
+				return errors.New("--registry names a file, but with --store the registry is the database's (bourdon store copy puts a file's there); drop one of them")
+			}
 			return runServe(cmd.Context(), *f, cmd.ErrOrStderr())
 		},
 	}
@@ -127,7 +130,7 @@ func (f *serveFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.quiet, "quiet", false, "log only warnings and errors")
 	cmd.Flags().Int64Var(&f.maxBody, "max-request-bytes", mcphttp.DefaultMaxBodyBytes, "largest HTTP request body accepted (larger ones get 413)")
 	cmd.Flags().StringSliceVar(&f.origins, "allowed-origin", nil, "browser origin (scheme://host:port) allowed to call the HTTP endpoint, besides loopback ones; repeatable")
-	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG)")
+	cmd.Flags().StringVar(&f.registry, "registry", registryPath, "federation registry of HTTP callers (BOURDON_FEDERATION_CONFIG); with --store, the database's is used instead")
 	cmd.Flags().StringVar(&f.auditLog, "audit-log", auditPath, "append-only log of every access decision (BOURDON_AUDIT_PATH)")
 	cmd.Flags().BoolVar(&f.allowUnauthed, "allow-unauthenticated", false, "HTTP without bearer tokens: every caller is the operator (loopback addresses only)")
 	cmd.Flags().StringVar(&f.oauthIssuer, "oauth-issuer", "", "accept the JWT access tokens of this external OAuth provider (issuer URL), mapped to members by `bourdon registry set-subject`, instead of running the built-in authorization server")
@@ -191,8 +194,14 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		metrics = mcpmetrics.New()
 	}
 	var auth *mcphttp.Auth
+	var place trustPlace // the registry and OAuth state (--store: the database's)
 	if cfg.transport == "http" {
-		if auth, err = httpAuth(cfg, log); err != nil {
+		var closePlace func()
+		if place, closePlace, err = openTrustPlace(ctx, cfg.registry, cfg.store); err != nil {
+			return err
+		}
+		defer closePlace()
+		if auth, err = httpAuth(cfg, place, log); err != nil {
 			return err
 		}
 		if auth != nil {
@@ -299,7 +308,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if auth != nil && auth.Registry != nil {
 		ready = append(ready, readiness{"registry", auth.Registry.Err})
 	}
-	parts := httpParts{auth: auth, metrics: metrics, ready: ready, dashboard: dashboardConfig(srv, opts, auth, cfg, lib.Root(), log)}
+	parts := httpParts{auth: auth, place: place, metrics: metrics, ready: ready, dashboard: dashboardConfig(srv, opts, auth, place, cfg, lib.Root(), log)}
 	return serveHTTP(ctx, srv, cfg, parts, stderr, log)
 }
 
@@ -368,7 +377,7 @@ func requestStore(lib string, st store.Store, gh requests.GitHubConfig) (*reques
 //	other address, tokens configured:     bearer tokens
 //	other address, no tokens:             refuse to start
 //	other address, --allow-unauthenticated: refuse to start
-func httpAuth(c serveConfig, log *slog.Logger) (*mcphttp.Auth, error) {
+func httpAuth(c serveConfig, place trustPlace, log *slog.Logger) (*mcphttp.Auth, error) {
 	loopback := endpoint.IsLoopbackHost(c.host)
 	if c.allowUnauthed {
 		if !loopback {
@@ -377,7 +386,7 @@ func httpAuth(c serveConfig, log *slog.Logger) (*mcphttp.Auth, error) {
 		log.Warn("HTTP without authentication: every caller is the operator", "host", c.host)
 		return nil, nil
 	}
-	auth := &mcphttp.Auth{Registry: trust.OpenRegistry(c.registry), LegacyToken: c.legacyToken}
+	auth := &mcphttp.Auth{Registry: place.registry(), LegacyToken: c.legacyToken}
 	if err := auth.Registry.Err(); err != nil {
 		log.Warn("the federation registry cannot be read; no registered caller can authenticate until it is fixed", "err", err)
 	}
@@ -390,6 +399,7 @@ func httpAuth(c serveConfig, log *slog.Logger) (*mcphttp.Auth, error) {
 // httpParts are what serveHTTP serves besides the MCP server.
 type httpParts struct {
 	auth      *mcphttp.Auth // nil: no authentication
+	place     trustPlace    // where the OAuth state is
 	metrics   *mcpmetrics.Metrics
 	ready     []readiness
 	dashboard dashboard.Config
@@ -412,14 +422,14 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, f serveConfig, parts 
 	if u := f.remote.publicURL; u != nil {
 		base = origin(u)
 	}
-	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, parts.metrics, parts.dashboard.Audit, base, stderr, log)
+	mount, err := oauthSetup(ctx, f.serveFlags, parts.auth, parts.place, parts.metrics, parts.dashboard.Audit, base, stderr, log)
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	mode := "bearer tokens from " + f.registry
-	if parts.auth == nil {
-		mode = "no authentication, every caller is the operator"
+	mode := "no authentication, every caller is the operator"
+	if parts.auth != nil {
+		mode = "bearer tokens from " + parts.auth.Registry.Path()
 	}
 	fmt.Fprintf(stderr, "transport: streamable HTTP on %s (%s)\n", url, mode)
 	if f.remote.publicURL != nil {

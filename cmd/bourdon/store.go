@@ -33,7 +33,9 @@ on serve, history and staging). See docs/deploy.md.
   copy SRC DST          copy a library (manifests, history, staged writes, requests,
                         proposals, drift watermarks) byte for byte; SRC and DST are
                         each a directory or a postgres:// URL; the audit log comes
-                        along (--audit-log is the directory side's file)
+                        along (--audit-log is the directory side's file), and when one
+                        is a database, the registry and OAuth state too (the
+                        --registry file on the directory's side)
   prune-audit           drop a PostgreSQL store's audit entries older than a month`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
@@ -65,9 +67,10 @@ on serve, history and staging). See docs/deploy.md.
 	migrate.Flags().StringVar(&url, "store", "", "the database (postgres://user@host/db)")
 	var auditLog string
 	var noAudit bool
+	var reg registryCopy
 	copyCmd := &cobra.Command{
 		Use:   "copy SRC DST",
-		Short: "Copy a library between a directory and a PostgreSQL store",
+		Short: "Copy a library (and the federation registry) between a directory and a PostgreSQL store",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -89,6 +92,11 @@ on serve, history and staging). See docs/deploy.md.
 			}
 			reqs, err := planRequestsCopy(ctx, libraryDocuments(args[0], src), libraryDocuments(args[1], dst))
 			if err != nil {
+				return cliFail(cmd, err)
+			}
+			// Every check above writes nothing; the registry's copy checks,
+			// then writes, first.
+			if err := reg.run(ctx, args[0], args[1], cmd.OutOrStdout()); err != nil {
 				return cliFail(cmd, err)
 			}
 			st, err := commit.Copy(ctx, src, dst)
@@ -116,6 +124,7 @@ on serve, history and staging). See docs/deploy.md.
 	auditPath, _ := trust.DefaultAuditPath(os.Getenv)
 	copyCmd.Flags().StringVar(&auditLog, "audit-log", auditPath, "the audit log file of the directory side (BOURDON_AUDIT_PATH)")
 	copyCmd.Flags().BoolVar(&noAudit, "no-audit", false, "leave the audit log out of the copy")
+	reg.flags(copyCmd)
 	cmd.AddCommand(migrate, copyCmd, newPruneAuditCommand())
 	return cmd
 }

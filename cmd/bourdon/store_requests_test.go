@@ -82,7 +82,7 @@ func TestStoreCopyCarriesRequests(t *testing.T) {
 	os.WriteFile(filepath.Join(lib, "requests", "REQ-9999-0001.yaml"), []byte("id: new\n"), 0o644)
 	r, _, _ := s.All()
 	os.WriteFile(s.Root()+"/"+r[0].ID+".yaml", []byte("edited\n"), 0o644)
-	if _, errOut, code := run("store", "copy", lib, url); code != 1 || !strings.Contains(errOut, "exists with other content") {
+	if _, errOut, code := run("store", "copy", "--no-audit", lib, url); code != 1 || !strings.Contains(errOut, "exists with other content") {
 		t.Errorf("copy over a changed request: %d %q", code, errOut)
 	}
 	if _, _, err := pgtest.Open(t, url).Documents().Read(ctx, "requests/REQ-9999-0001.yaml", 100); err == nil {

@@ -18,7 +18,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
 	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
-	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // uiFlags are what bourdon ui adds to serve.
@@ -91,10 +90,10 @@ trusted members' only. See docs/dashboard.md.`
 
 // dashboardConfig builds the dashboard of an HTTP server from what the
 // server was built with and its configuration c.
-func dashboardConfig(srv *mcpserver.Server, opts mcpserver.Options, auth *mcphttp.Auth, c serveConfig, libraryDir string, log *slog.Logger) dashboard.Config {
+func dashboardConfig(srv *mcpserver.Server, opts mcpserver.Options, auth *mcphttp.Auth, place trustPlace, c serveConfig, libraryDir string, log *slog.Logger) dashboard.Config {
 	cfg := dashboard.Config{
 		MCP: srv.Server, Version: opts.Version, Audit: opts.Audit, Writer: opts.Writer, Requests: opts.Requests,
-		Peers: opts.Peers, Registry: trust.OpenRegistry(c.registry), SecureCookies: c.dashboard.secureCookies, Logger: log,
+		Peers: opts.Peers, Registry: place.registry(), SecureCookies: c.dashboard.secureCookies, Logger: log,
 		Doctor: func(ctx context.Context) *doctor.Report {
 			env, err := export.SystemEnv()
 			if err != nil {

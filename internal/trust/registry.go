@@ -8,16 +8,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
@@ -115,74 +113,95 @@ type Member struct {
 	Problem string
 }
 
-// stamp identifies one version of the registry file.
-type stamp struct {
-	present bool
-	mtime   int64
-	size    int64
-	ino     uint64
-}
+// RegistryDocument is the registry's name among a store's documents (see
+// NewRegistry).
+const RegistryDocument = "federation.yaml"
+
+// registryTimeout bounds each read of the registry in a database, so that
+// a database that stops answering fails the request closed instead of
+// holding it.
+const registryTimeout = 10 * time.Second
 
 // Registry is the federation's member registry, the reference's
 // federation.yaml: one row per member with its tier, grants, revocation
 // flag and the SHA-256 of its token (the token itself is shown once and
-// never stored).
+// never stored). It is one document of a store.Documents: a file in a
+// directory (OpenRegistry), or a row of a PostgreSQL store (NewRegistry),
+// which every replica of a server shares.
 //
-// Every call first checks whether the file changed on disk (by
-// modification time, size and inode) and reads it again if so, so a
-// running server sees a revocation made by another process on its next
-// call. A file that cannot be read or parsed fails closed: nobody
-// authenticates, Err reports why, and changes are refused so the file is
-// not overwritten.
+// Every call first asks the document's revision (for a file: its
+// modification time, size and inode; for a row, a number) and reads it
+// again when it changed, so a running server sees a revocation made by
+// another process or replica on its next call. A document that cannot be
+// read or parsed fails closed: nobody authenticates, Err reports why, and
+// changes are refused so it is not overwritten.
 //
-// Changes are written atomically (a temporary file, fsync, rename, fsync
-// of the directory) while holding an exclusive lock on <path>.lock, and
-// each change re-reads the file under that lock, so concurrent writers in
-// any number of processes never lose each other's rows. (The reference
-// writes without a lock; a Python writer racing a Go one can still lose
-// a row.) The file is created with mode 0600, its directory with 0700.
+// Changes are written whole and atomically (for a file: a temporary file,
+// fsync, rename, fsync of the directory) while holding the lock
+// <name>.lock (a lock file next to the file, an advisory lock in
+// PostgreSQL), and each change re-reads the document under that lock, so
+// concurrent writers in any number of processes never lose each other's
+// rows. (The reference writes without a lock; a Python writer racing a Go
+// one can still lose a row.) The file is created with mode 0600, its
+// directory with 0700.
 //
 // A Registry is safe for concurrent use.
 type Registry struct {
-	path string
-	now  func() time.Time
+	docs  store.Documents
+	name  string // the document
+	where string // names it in messages
+	now   func() time.Time
 
 	mu      sync.Mutex
 	checked bool
-	loaded  stamp
+	loaded  store.Revision
 	doc     *registryDoc // nil when err is set
 	err     error
 }
 
-// OpenRegistry returns the registry stored at path. Nothing is read until
-// the first call; a missing file is an empty registry.
+// OpenRegistry returns the registry stored in the file at path. Nothing
+// is read until the first call; a missing file is an empty registry.
+//
+// The file is read and written through its directory, which a symbolic
+// link may not lead out of; a path that is itself a symbolic link (a
+// registry kept with one's dotfiles) is followed (see store.FileDocument),
+// so the registry is its target, changed in place and locked by a lock
+// file next to it, and the link stays.
 func OpenRegistry(path string) *Registry {
-	return &Registry{path: path, now: time.Now}
+	r := NewRegistry(store.FileDocument(path, 0o600))
+	r.where = path
+	return r
 }
 
-// Path returns the registry file's path.
-func (r *Registry) Path() string { return r.path }
+// NewRegistry returns the registry kept as the document name of docs
+// (RegistryDocument in a PostgreSQL store).
+func NewRegistry(docs store.Documents, name string) *Registry {
+	return &Registry{docs: docs, name: name, where: docs.Where(name), now: time.Now}
+}
 
-// current returns the registry as it is on disk now, re-reading the file
-// when it changed.
+// Path returns where the registry is: its file's path, or its store's
+// URL (without a password) and document name.
+func (r *Registry) Path() string { return r.where }
+
+// current returns the registry as it is now, reading it again when its
+// revision changed. The revision is asked outside the mutex, so that
+// concurrent callers do not wait for each other's round trips to a
+// database; only a reload is made under it.
 func (r *Registry) current() (*registryDoc, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), registryTimeout)
+	defer cancel()
+	rev, err := r.docs.Revision(ctx, r.name)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fi, err := os.Stat(r.path)
-	var now stamp
-	switch {
-	case err == nil:
-		now = stampOf(fi)
-	case errors.Is(err, fs.ErrNotExist):
-	default:
+	if err != nil {
 		r.checked, r.doc, r.err = false, nil, r.unreadable(err)
 		return nil, r.err
 	}
-	if r.checked && now == r.loaded {
+	if r.checked && rev == r.loaded {
 		return r.doc, r.err
 	}
-	doc, st, err := readRegistry(r.path)
-	r.checked, r.loaded, r.doc, r.err = true, st, doc, nil
+	doc, rev, err := r.read(ctx)
+	r.checked, r.loaded, r.doc, r.err = true, rev, doc, nil
 	if err != nil {
 		r.doc, r.err = nil, r.unreadable(err)
 	}
@@ -190,37 +209,25 @@ func (r *Registry) current() (*registryDoc, error) {
 }
 
 func (r *Registry) unreadable(err error) error {
-	return regErr(ErrUnreadable, "federation registry %s: %v", r.path, err)
+	return regErr(ErrUnreadable, "federation registry %s: %v", r.where, err)
 }
 
-// readRegistry reads and parses the file, returning the stamp of exactly
-// the bytes it parsed. A missing file is an empty registry.
-func readRegistry(path string) (*registryDoc, stamp, error) {
-	f, err := fsutil.OpenRegular(path)
+// read reads and parses the document, returning the revision of exactly
+// the bytes it parsed. A missing document is an empty registry.
+func (r *Registry) read(ctx context.Context) (*registryDoc, store.Revision, error) {
+	data, rev, err := r.docs.Read(ctx, r.name, maxRegistryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &registryDoc{}, stamp{}, nil
+		return &registryDoc{}, store.NoRevision, nil
+	}
+	var big *fsutil.TooLargeError
+	if errors.As(err, &big) {
+		return nil, rev, fmt.Errorf("larger than %d bytes", maxRegistryBytes)
 	}
 	if err != nil {
-		return nil, stamp{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, stamp{}, err
-	}
-	st := stampOf(fi)
-	if !fi.Mode().IsRegular() {
-		return nil, st, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxRegistryBytes+1))
-	if err != nil {
-		return nil, st, err
-	}
-	if len(data) > maxRegistryBytes {
-		return nil, st, fmt.Errorf("larger than %d bytes", maxRegistryBytes)
+		return nil, rev, err
 	}
 	doc, err := parseRegistry(data)
-	return doc, st, err
+	return doc, rev, err
 }
 
 // Err returns why the registry cannot be used, or nil. While it is
@@ -240,12 +247,21 @@ func (r *Registry) Err() error {
 // whose id is not a well-formed agent id, or whose hash is shared by
 // another active row, does not authenticate at all.
 func (r *Registry) Authenticate(token string) (Caller, bool) {
+	c, ok, _ := r.Identify(token)
+	return c, ok
+}
+
+// Identify is Authenticate that also returns, when the registry could not
+// be read (its database did not answer, the file does not parse), why:
+// then nobody is authenticated, and a server can say "retry later"
+// instead of "invalid token".
+func (r *Registry) Identify(token string) (Caller, bool, error) {
 	if token == "" {
-		return Caller{}, false
+		return Caller{}, false, nil
 	}
 	doc, err := r.current()
 	if err != nil {
-		return Caller{}, false
+		return Caller{}, false, err
 	}
 	sum := sha256.Sum256([]byte(token))
 	presented := []byte(hex.EncodeToString(sum[:]))
@@ -259,9 +275,9 @@ func (r *Registry) Authenticate(token string) (Caller, bool) {
 		}
 	}
 	if matches != 1 {
-		return Caller{}, false
+		return Caller{}, false, nil
 	}
-	return match.caller(), true
+	return match.caller(), true, nil
 }
 
 // IsConfigured reports whether any member was ever registered, even if
@@ -561,30 +577,25 @@ func require(doc *registryDoc, id string) (*row, error) {
 	return rw, nil
 }
 
-// update applies change to the registry as it is on disk, under the
-// cross-process lock, and writes the result atomically. A change that
-// fails leaves the file untouched; an unreadable file is never replaced.
+// update applies change to the registry as it is now, under the
+// cross-process lock, and writes the result whole. A change that fails
+// leaves the document untouched; an unreadable one is never replaced.
 func (r *Registry) update(change func(*registryDoc) error) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	dir := filepath.Dir(r.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	unlock, err := fsutil.Lock(context.Background(), r.path+".lock")
+	ctx := context.Background()
+	unlock, err := r.docs.Lock(ctx, r.name+".lock")
 	if err != nil {
 		return err
 	}
 	defer unlock()
-
-	doc, st, err := readRegistry(r.path)
+	doc, rev, err := r.read(ctx)
 	if err != nil {
-		r.checked, r.loaded, r.doc, r.err = true, st, nil, r.unreadable(err)
-		return regErr(ErrUnreadable, "federation registry %s: %v; fix or remove it before changing it", r.path, err)
+		r.mu.Lock()
+		r.checked, r.loaded, r.doc, r.err = true, rev, nil, r.unreadable(err)
+		r.mu.Unlock()
+		return regErr(ErrUnreadable, "federation registry %s: %v; fix or remove it before changing it", r.where, err)
 	}
 	// doc is a fresh parse, never the cached document Authenticate may be
-	// reading. Until it is written, the cache is marked stale.
-	r.checked = false
+	// reading.
 	if err := change(doc); err != nil {
 		return err
 	}
@@ -592,23 +603,11 @@ func (r *Registry) update(change func(*registryDoc) error) error {
 	if err != nil {
 		return err
 	}
-	st, err = writeAtomic(r.path, data)
-	if err != nil {
+	if rev, err = r.docs.Write(ctx, r.name, data); err != nil {
 		return err
 	}
-	r.checked, r.loaded, r.doc, r.err = true, st, doc, nil
+	r.mu.Lock()
+	r.checked, r.loaded, r.doc, r.err = true, rev, doc, nil
+	r.mu.Unlock()
 	return nil
-}
-
-// writeAtomic replaces path with data (see fsutil.WriteAtomic) and
-// returns the stamp of the written file.
-func writeAtomic(path string, data []byte) (stamp, error) {
-	if err := fsutil.WriteAtomic(path, data, 0o600); err != nil {
-		return stamp{}, err
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return stamp{}, err
-	}
-	return stampOf(fi), nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 // Status is the outcome of one check.
@@ -134,6 +135,9 @@ type Options struct {
 	Version string
 	// PeerTimeout bounds each peer's answer; 0 means 3 seconds.
 	PeerTimeout time.Duration
+	// Registry is the registry to check (a PostgreSQL store's, doctor
+	// --store); nil checks the file the server would read.
+	Registry *trust.Registry
 	// ProbePeer asks one peer for something cheap and says what it
 	// answered; nil asks list_agents over MCP.
 	ProbePeer func(ctx context.Context, p peer.Peer) (string, error)

@@ -20,8 +20,11 @@ func registryPath(o Options) string { return trust.RegistryPath(o.getenv, o.Env.
 // revoked-token-present) and the registry file's permissions and grants.
 // served are the agents the library serves.
 func checkRegistry(r *Report, o Options, served map[string]*library.Agent) {
-	path := registryPath(o)
-	reg := trust.OpenRegistry(path)
+	reg := o.Registry
+	if reg == nil {
+		reg = trust.OpenRegistry(registryPath(o))
+	}
+	path := reg.Path()
 	if err := reg.Err(); err != nil {
 		r.add(Check{Check: "registry", Status: Fail, File: path,
 			Message: err.Error() + "; until it is fixed nobody can authenticate over HTTP",
@@ -53,7 +56,7 @@ func checkRegistry(r *Report, o Options, served map[string]*library.Agent) {
 	}
 	r.add(c)
 
-	if fi, err := os.Stat(path); err == nil && o.Env.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+	if fi, err := os.Stat(path); o.Registry == nil && err == nil && o.Env.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
 		r.add(Check{Check: "registry", Subject: "permissions", Status: Warn, File: path,
 			Message: fmt.Sprintf("%s can be read by other users (mode %04o)", path, fi.Mode().Perm()),
 			Fix:     "chmod 600 " + path})

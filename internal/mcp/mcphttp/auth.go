@@ -92,29 +92,46 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 		ClockSkew: time.Minute,
 	})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !a.Configured() {
-			a.refused(RefusedNotConfigured)
-			refuse(w)
-			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
-			return
-		}
+		// The token is checked first and Configured only for a request
+		// refused, so that an accepted one asks a registry kept in a
+		// database for its revision once, not twice.
 		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 		token = strings.TrimSpace(token)
-		if !ok || !strings.EqualFold(scheme, "bearer") || token == "" {
-			a.refused(RefusedMissingToken)
-			a.unauthorized(w, r, "", "missing Bearer token")
-			return
-		}
+		present := ok && strings.EqualFold(scheme, "bearer") && token != ""
 		ctx := r.Context()
-		caller, found := a.Caller(token)
-		if !found && a.OAuth != nil {
+		var caller trust.Caller
+		found := false
+		var unreadable error // the registry could not be read for this token
+		if present {
+			caller, found, unreadable = a.identify(token)
+		}
+		if present && !found && unreadable == nil && a.OAuth != nil {
 			// An OAuth access token; its scopes go with the request.
 			if g, err := a.OAuth.Verifier.Verify(ctx, token); err == nil && time.Now().Before(g.Expiry) {
 				caller, found = g.Caller, true
 				ctx = context.WithValue(ctx, scopesKey{}, g)
 			}
 		}
-		if !found {
+		switch {
+		case found:
+		case unreadable != nil || !a.Configured():
+			a.refused(RefusedNotConfigured)
+			refuse(w)
+			if unreadable != nil || (a.Registry != nil && a.Registry.Err() != nil) {
+				// A registry that cannot be read now (its database is
+				// down, the file is broken) lets nobody in, but it is not
+				// "no auth": the client should come back.
+				RetryAfter(w, 5*time.Second)
+				jsonError(w, http.StatusServiceUnavailable, "Service Unavailable: the federation registry cannot be read, so no caller can be authenticated; retry later")
+				return
+			}
+			jsonError(w, http.StatusServiceUnavailable, "Server has no auth configured (no registered agents via `bourdon registry add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.")
+			return
+		case !present:
+			a.refused(RefusedMissingToken)
+			a.unauthorized(w, r, "", "missing Bearer token")
+			return
+		default:
 			a.refused(RefusedInvalidToken)
 			a.unauthorized(w, r, "invalid_token", "invalid or revoked Bearer token")
 			return
@@ -128,11 +145,19 @@ func (a *Auth) authenticate(next http.Handler) http.Handler {
 // token, then the registry's members), as the HTTP transport checks it
 // before trying OAuth; the dashboard's sign-in uses the same check.
 func (a *Auth) Caller(token string) (trust.Caller, bool) {
+	caller, found, _ := a.identify(token)
+	return caller, found
+}
+
+// identify is Caller that also returns why the registry could not be read
+// for this token, so that a valid token refused for a database that did
+// not answer gets 503, not 401 (which would tell a client to drop it).
+func (a *Auth) identify(token string) (trust.Caller, bool, error) {
 	caller, found := trust.AuthenticateLegacy(a.LegacyToken, token)
 	if !found && a.Registry != nil {
-		caller, found = a.Registry.Authenticate(token)
+		return a.Registry.Identify(token)
 	}
-	return caller, found
+	return caller, found, nil
 }
 
 // unauthorized answers 401; with OAuth the challenge names the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -243,5 +244,21 @@ func TestAuthRefusalsAreReportedByReason(t *testing.T) {
 	want := map[string]int{mcphttp.RefusedMissingToken: 1, mcphttp.RefusedInvalidToken: 1, mcphttp.RefusedNotConfigured: 1}
 	if fmt.Sprint(reasons) != fmt.Sprint(want) {
 		t.Errorf("reasons %v, want %v", reasons, want)
+	}
+}
+
+// TestUnreadableRegistryAnswers503: a registry that cannot be read (a
+// broken file here; a database that is down behind --store) lets nobody
+// in, with a 503 that says so and asks to retry, not "no auth
+// configured".
+func TestUnreadableRegistryAnswers503(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "federation.yaml")
+	if err := os.WriteFile(path, []byte("agents: [broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hs := testServer(t, mcphttp.Options{Auth: &mcphttp.Auth{Registry: trust.OpenRegistry(path)}})
+	resp, body := post(t, hs.URL, initialize, map[string]string{"Authorization": "Bearer bdn_" + strings.Repeat("0", 48)})
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "registry cannot be read") {
+		t.Errorf("%d %v %s", resp.StatusCode, resp.Header, body)
 	}
 }

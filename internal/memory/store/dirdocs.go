@@ -30,6 +30,20 @@ func NewDirDocuments(root string, perm os.FileMode) *DirDocuments {
 	return &DirDocuments{tree: fsutil.NewTree(root), perm: perm}
 }
 
+// FileDocument returns the one document a file at path is: the documents
+// of its directory and its name there. A path that is itself a symbolic
+// link (a file kept with one's dotfiles) is followed once, here, so that
+// the document is its target, read and replaced in place while the link
+// stays; links further on are judged by the directory's tree as usual.
+func FileDocument(path string, perm os.FileMode) (*DirDocuments, string) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			path = target
+		}
+	}
+	return NewDirDocuments(filepath.Dir(path), perm), filepath.Base(path)
+}
+
 // Root returns the directory.
 func (d *DirDocuments) Root() string { return d.tree.Dir() }
 
@@ -89,7 +103,7 @@ func (d *DirDocuments) Write(_ context.Context, name string, data []byte) (Revis
 	if err != nil {
 		return NoRevision, err
 	}
-	if err := d.tree.MkdirAll(filepath.Dir(p), d.dirPerm()); err != nil {
+	if err := d.mkdir(filepath.Dir(p)); err != nil {
 		return NoRevision, err
 	}
 	if err := d.tree.WriteAtomic(p, data, d.perm); err != nil {
@@ -100,6 +114,15 @@ func (d *DirDocuments) Write(_ context.Context, name string, data []byte) (Revis
 		return NoRevision, err
 	}
 	return revisionOf(fi), nil
+}
+
+// mkdir creates dir, and the root when missing, with dirPerm (the tree
+// alone would make the root world-readable).
+func (d *DirDocuments) mkdir(dir string) error {
+	if err := os.MkdirAll(d.tree.Dir(), d.dirPerm()); err != nil {
+		return err
+	}
+	return d.tree.MkdirAll(dir, d.dirPerm())
 }
 
 // dirPerm is perm with an x bit wherever it has an r bit.
@@ -154,10 +177,14 @@ func (d *DirDocuments) List(_ context.Context, dir string) ([]DocumentInfo, erro
 	return out, nil
 }
 
-// Lock takes the lock file called name (see fsutil.Lock).
+// Lock takes the lock file called name (see fsutil.Lock), creating its
+// directory as Write does.
 func (d *DirDocuments) Lock(ctx context.Context, name string) (func(), error) {
 	p, err := d.path(name)
 	if err != nil {
+		return nil, err
+	}
+	if err := d.mkdir(filepath.Dir(p)); err != nil {
 		return nil, err
 	}
 	return d.tree.Lock(ctx, p)

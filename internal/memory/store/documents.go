@@ -24,7 +24,7 @@ type Documents interface {
 	// URL (without its password) and the name.
 	Where(name string) string
 	// Read returns the document's bytes and revision. A missing document
-	// is os.ErrNotExist; one larger than limit bytes is a
+	// is os.ErrNotExist; one larger than limit bytes (limit > 0) is a
 	// *fsutil.TooLargeError.
 	Read(ctx context.Context, name string, limit int64) ([]byte, Revision, error)
 	// Revision returns the document's current revision (NoRevision when

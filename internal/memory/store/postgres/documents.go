@@ -46,7 +46,7 @@ func (d Documents) Read(ctx context.Context, name string, limit int64) ([]byte, 
 		size int64
 		rev  int64
 	)
-	err := d.s.pool.QueryRow(ctx, `SELECT CASE WHEN octet_length(data) <= $2 THEN data END, octet_length(data), revision
+	err := d.s.pool.QueryRow(ctx, `SELECT CASE WHEN octet_length(data) <= $2::bigint THEN data END, octet_length(data), revision
 		FROM bourdon_documents WHERE name = $1`, name, limit).Scan(&data, &size, &rev)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):

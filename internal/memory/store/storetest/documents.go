@@ -64,6 +64,9 @@ func Documents(t *testing.T, docs store.Documents, open func() store.Documents) 
 		if _, _, err := docs.Read(ctx, "d/doc.yaml", 5); !errors.As(err, &tl) {
 			t.Errorf("reading 12 bytes with a limit of 5: %v", err)
 		}
+		if data, _, err := docs.Read(ctx, "d/doc.yaml", 0); string(data) != "two, longer\n" || err != nil {
+			t.Errorf("reading without a limit: %q, %v", data, err)
+		}
 		if err := docs.Remove(ctx, "d/doc.yaml"); err != nil {
 			t.Fatal(err)
 		}

@@ -9,12 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 )
 
 // StateFile is the name of the authorization server's state, kept next
@@ -178,51 +177,75 @@ func (st *state) prune(now time.Time) {
 	}
 }
 
-// Store is the authorization server's state file, kept with the
-// registry's care: changes are made under an exclusive lock on
-// <path>.lock on a fresh read of the file and written atomically with
-// mode 0600; a file that cannot be read or parsed fails closed (no token
-// verifies, nothing is issued) and is never overwritten. Reads are cached
-// until the file changes on disk, so a running server sees the operator's
-// approvals and revocations made by another process.
-type Store struct {
-	path string
+// stateTimeout bounds each read of the state in a database, so that a
+// database that stops answering fails the request closed instead of
+// holding it.
+const stateTimeout = 10 * time.Second
 
-	mu     sync.Mutex
-	seen   os.FileInfo // of the cached state; nil when the file is missing
-	cached *state
-	err    error
+// Store is the authorization server's state, one document of a
+// store.Documents: the file oauth.json next to the registry file
+// (OpenStore), or the document StateFile of a PostgreSQL store
+// (NewStore), which every replica of a server shares, so that a client
+// registered or a token issued through one replica works through every
+// other. It is kept with the registry's care: changes are made under the
+// lock <name>.lock (a lock file next to the file, an advisory lock in
+// PostgreSQL) on a fresh read and written whole and atomically, a file
+// with mode 0600; a state that cannot be read or parsed fails closed (no
+// token verifies, nothing is issued) and is never overwritten. Reads are
+// cached until the document's revision changes, which every use asks, so
+// a running server sees the operator's approvals and revocations made by
+// another process or replica.
+type Store struct {
+	docs  store.Documents
+	name  string
+	where string
+
+	mu      sync.Mutex
+	checked bool
+	seen    store.Revision // of the cached state
+	cached  *state
+	err     error
 }
 
-// OpenStore returns the store at path; nothing is read until it is used.
-func OpenStore(path string) *Store { return &Store{path: path} }
+// OpenStore returns the store in the file at path (a symbolic link there
+// is followed, see store.FileDocument); nothing is read until it is used.
+func OpenStore(path string) *Store {
+	s := NewStore(store.FileDocument(path, 0o600))
+	s.where = path
+	return s
+}
+
+// NewStore returns the store kept as the document name of docs (StateFile
+// in a PostgreSQL store).
+func NewStore(docs store.Documents, name string) *Store {
+	return &Store{docs: docs, name: name, where: docs.Where(name)}
+}
 
 // DefaultStorePath returns the state file next to the registry file.
 func DefaultStorePath(registryPath string) string {
 	return filepath.Join(filepath.Dir(registryPath), StateFile)
 }
 
-// Path returns the state file's path.
-func (s *Store) Path() string { return s.path }
+// Path returns where the state is: its file's path, or its store's URL
+// (without a password) and document name.
+func (s *Store) Path() string { return s.where }
 
-// read returns the state as it is on disk now. The caller must not
-// change it.
+// read returns the state as it is now. The caller must not change it.
 func (s *Store) read() (*state, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), stateTimeout)
+	defer cancel()
+	rev, err := s.docs.Revision(ctx, s.name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fi, err := os.Stat(s.path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, s.unreadable(err)
+	if err != nil {
+		s.checked, s.cached, s.err = false, nil, s.unreadable(err)
+		return nil, s.err
 	}
-	if s.cached != nil || s.err != nil {
-		same := (fi == nil && s.seen == nil) ||
-			(fi != nil && s.seen != nil && os.SameFile(fi, s.seen) && fi.ModTime().Equal(s.seen.ModTime()) && fi.Size() == s.seen.Size())
-		if same {
-			return s.cached, s.err
-		}
+	if s.checked && rev == s.seen {
+		return s.cached, s.err
 	}
-	st, seen, err := load(s.path)
-	s.seen, s.cached, s.err = seen, st, nil
+	st, seen, err := s.load(ctx)
+	s.checked, s.seen, s.cached, s.err = true, seen, st, nil
 	if err != nil {
 		s.cached, s.err = nil, s.unreadable(err)
 	}
@@ -230,50 +253,39 @@ func (s *Store) read() (*state, error) {
 }
 
 func (s *Store) unreadable(err error) error {
-	return fmt.Errorf("OAuth state %s is unreadable (%v); nothing is issued or accepted until it is fixed or removed", s.path, err)
+	return fmt.Errorf("OAuth state %s is unreadable (%v); nothing is issued or accepted until it is fixed or removed", s.where, err)
 }
 
-// load reads and parses the file; a missing file is an empty state.
-func load(path string) (*state, os.FileInfo, error) {
-	f, err := fsutil.OpenRegular(path)
+// load reads and parses the document; a missing one is an empty state.
+func (s *Store) load(ctx context.Context) (*state, store.Revision, error) {
+	data, rev, err := s.docs.Read(ctx, s.name, maxStateBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return newState(), nil, nil
+		return newState(), store.NoRevision, nil
 	}
 	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := fsutil.ReadOpen(f, maxStateBytes)
-	if err != nil {
-		return nil, fi, err
+		return nil, rev, err
 	}
 	st, err := parseState(data)
-	return st, fi, err
+	return st, rev, err
 }
 
-// update applies change to a fresh read of the file under the lock,
-// drops what expired, and writes the result atomically. When change
-// fails nothing is written, unless it returns errCommit, whose changes
-// are kept (a refusal that must still revoke something).
+// update applies change to a fresh read of the state under the lock,
+// drops what expired, and writes the result. When change fails nothing is
+// written, unless it returns errCommit, whose changes are kept (a refusal
+// that must still revoke something).
 func (s *Store) update(now time.Time, change func(*state) error) error {
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return err
-	}
-	unlock, err := fsutil.Lock(context.Background(), s.path+".lock")
+	ctx := context.Background()
+	unlock, err := s.docs.Lock(ctx, s.name+".lock")
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st, _, err := load(s.path)
+	st, rev, err := s.load(ctx)
 	if err != nil {
-		s.seen, s.cached, s.err = nil, nil, s.unreadable(err)
-		return s.err
+		s.mu.Lock()
+		s.checked, s.seen, s.cached, s.err = true, rev, nil, s.unreadable(err)
+		s.mu.Unlock()
+		return s.unreadable(err)
 	}
 	st.prune(now)
 	cerr := change(st)
@@ -288,13 +300,12 @@ func (s *Store) update(now time.Time, change func(*state) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fsutil.WriteAtomic(s.path, data, 0o600); err != nil {
+	if rev, err = s.docs.Write(ctx, s.name, data); err != nil {
 		return err
 	}
-	s.cached, s.err = st, nil
-	if s.seen, err = os.Stat(s.path); err != nil {
-		s.cached = nil
-	}
+	s.mu.Lock()
+	s.checked, s.seen, s.cached, s.err = true, rev, st, nil
+	s.mu.Unlock()
 	if keep != nil {
 		return keep.err
 	}
