@@ -1,11 +1,15 @@
 package doctor
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
@@ -50,6 +54,28 @@ func checkAudit(r *Report, o Options) {
 	default:
 		c.Status, c.Message = Fail, err.Error()
 		c.Fix = "make " + filepath.Dir(path) + " readable"
+	}
+	r.add(c)
+}
+
+// checkStoreAudit checks a store's audit log (the table every replica
+// records into) without recording anything: that the role may insert,
+// and that this month's partition exists.
+func checkStoreAudit(ctx context.Context, r *Report, pg *postgres.Store) {
+	c := Check{Check: "audit"}
+	h, err := pg.AuditLog().Health(ctx, time.Now())
+	switch {
+	case err != nil:
+		c.Status, c.Message = Fail, oneLine(err.Error())
+		c.Fix = "run bourdon doctor again; if it persists, check the database's log"
+	case !h.Insertable:
+		c.Status, c.Message = Fail, "this role may not insert into bourdon_audit: the server could not record its decisions"
+		c.Fix = "GRANT SELECT, INSERT ON bourdon_audit TO the replicas' role, and USAGE ON bourdon_audit_seq (docs/deploy.md, The audit log)"
+	case !h.MonthExists:
+		c.Status, c.Message = Warn, fmt.Sprintf("bourdon_audit has no partition %s for this month: entries land in the DEFAULT partition", h.Month)
+		c.Fix = "bourdon store migrate --store URL (as the tables' owner), which makes this month's and next month's"
+	default:
+		c.Status, c.Message = OK, fmt.Sprintf("decisions are recorded in bourdon_audit (this month's partition %s exists)", h.Month)
 	}
 	r.add(c)
 }

@@ -180,11 +180,12 @@ func Run(ctx context.Context, o Options) *Report {
 	}
 	r := &Report{Schema: "bourdon.doctor/v1", Library: o.where(), Checks: []Check{}}
 	var served map[string]*library.Agent
+	var pg *postgres.Store
 	staging := commit.New(o.Library)
 	if o.Store == "" {
 		served = checkLibrary(r, o)
 	} else {
-		pg := checkStore(ctx, r, o)
+		pg = checkStore(ctx, r, o)
 		staging = nil
 		if pg != nil {
 			defer pg.Close()
@@ -198,7 +199,11 @@ func Run(ctx context.Context, o Options) *Report {
 		checkStaging(r, o, staging)
 	}
 	checkPeers(ctx, r, o)
-	checkAudit(r, o)
+	if o.Store == "" {
+		checkAudit(r, o)
+	} else if pg != nil {
+		checkStoreAudit(ctx, r, pg)
+	}
 	return r
 }
 

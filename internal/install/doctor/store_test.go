@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -124,5 +125,31 @@ func TestDoctorOnAStoreThatDoesNotAnswer(t *testing.T) {
 	}
 	if all := text(r); strings.Contains(all, "s3cret-pw") {
 		t.Errorf("the report shows the password:\n%s", all)
+	}
+}
+
+// TestDoctorOnAStoreChecksItsAuditLog: on a store, the audit check is the
+// table's (this month's partition, then OK), not the --audit-log file's.
+func TestDoctorOnAStoreChecksItsAuditLog(t *testing.T) {
+	m := healthy(t)
+	url := pgtest.Migrated(t)
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), "DROP TABLE IF EXISTS "+pgx.Identifier{"bourdon_audit_" + time.Now().UTC().Format("2006_01")}.Sanitize()); err != nil {
+		t.Fatal(err)
+	}
+	got := checksOf(m.doctor(func(o *Options) { o.Store = url }), "audit")
+	if !strings.HasPrefix(got, "WARN audit: bourdon_audit has no partition bourdon_audit_"+time.Now().UTC().Format("2006_01")) || strings.Count(got, "\n") != 1 {
+		t.Errorf("without this month's partition:\n%s", got)
+	}
+	if err := pgtest.Open(t, url).AuditLog().Prepare(context.Background(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got = checksOf(m.doctor(func(o *Options) { o.Store = url }), "audit")
+	if !strings.HasPrefix(got, "OK audit: decisions are recorded in bourdon_audit") {
+		t.Errorf("with this month's partition:\n%s", got)
 	}
 }

@@ -402,3 +402,22 @@ func rehomeDefault(ctx context.Context, tx pgx.Tx, before time.Time) (int64, err
 	}
 	return total - tag.RowsAffected(), nil
 }
+
+// AuditHealth is what bourdon doctor reports of a store's audit log.
+type AuditHealth struct {
+	// Insertable says that the connecting role may record entries.
+	Insertable bool
+	// Month is this month's partition, and MonthExists whether it is
+	// there (without it, entries land in the DEFAULT partition).
+	Month       string
+	MonthExists bool
+}
+
+// Health says whether the connecting role may record entries and whether
+// the partition of now's month exists, without recording anything.
+func (l *AuditLog) Health(ctx context.Context, now time.Time) (AuditHealth, error) {
+	h := AuditHealth{Month: partitionName(monthOf(now))}
+	err := l.s.pool.QueryRow(ctx, `SELECT has_table_privilege('bourdon_audit', 'INSERT'), to_regclass($1) IS NOT NULL`,
+		h.Month).Scan(&h.Insertable, &h.MonthExists)
+	return h, l.s.failed(err)
+}
