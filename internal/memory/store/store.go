@@ -8,6 +8,15 @@
 // the archived versions (bytes, by version id, never changed once
 // written), the provenance records (JSON, append-only) and the record of
 // the rows its exporter owns. Per (caller, agent): a staged manifest.
+//
+// The rest of a federation's state is kept through Documents, small named
+// documents with a cheap revision and a cross-process lock: the member
+// registry and the OAuth server's state (internal/trust), requests and
+// proposals (internal/requests) and the drift watermarks
+// (internal/memory/drift). The audit log, an append-only stream rather
+// than documents, has a seam of its own, trust.AuditLog. Each has a
+// directory backend here or beside its user, byte-compatible with the
+// reference, and a PostgreSQL one in store/postgres.
 package store
 
 import (
