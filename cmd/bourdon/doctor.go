@@ -12,9 +12,8 @@ import (
 
 func newDoctorCommand() *cobra.Command {
 	var (
-		o        doctor.Options
-		jsonOut  bool
-		storeURL string
+		o       doctor.Options
+		jsonOut bool
 	)
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -38,7 +37,7 @@ docs/deploy.md): instead of the directory, doctor checks that the database
 answers (store), that its schema is this bourdon's, with no migration pending
 and none newer (schema), what it offers for vectors (vectors: pgvector is
 detected, never required, and not used), then the manifests and staged writes
-in it. The URL is shown without its password.
+in it, its registry and its audit log. The URL is shown without its password.
 
 --json prints the same as {"schema": "bourdon.doctor/v1", "library", "checks":
 [{check, subject, status, message, fix, file, line, details}], "summary":
@@ -56,14 +55,6 @@ check fails, else 0.`,
 			}
 			o.Env, o.Binary, o.Version = env, bin, buildVersion()
 			o.Exporters = registry.All()
-			if storeURL != "" {
-				place, closePlace, err := openTrustPlace(cmd.Context(), "", storeURL)
-				if err != nil {
-					return err
-				}
-				defer closePlace()
-				o.Registry = place.registry()
-			}
 			rep := doctor.Run(cmd.Context(), o)
 			if jsonOut {
 				if err := rep.WriteJSON(cmd.OutOrStdout()); err != nil {
@@ -79,9 +70,8 @@ check fails, else 0.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.Library, "library", "", "library directory to check (default ~/agent-library)")
-	cmd.Flags().StringVar(&o.Store, "store", "", "check this PostgreSQL store (postgres://...) instead of the library directory")
+	cmd.Flags().StringVar(&o.Store, "store", "", "check this PostgreSQL store (postgres://...), its registry and audit log, instead of the library directory and the files")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the report as JSON")
-	cmd.Flags().StringVar(&storeURL, "store", "", "check the registry of this PostgreSQL store (postgres://...) instead of the file")
 	cmd.Flags().DurationVar(&o.PeerTimeout, "peer-timeout", 3*time.Second, "how long each peer may take to answer")
 	return cmd
 }

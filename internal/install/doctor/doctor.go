@@ -135,8 +135,8 @@ type Options struct {
 	Version string
 	// PeerTimeout bounds each peer's answer; 0 means 3 seconds.
 	PeerTimeout time.Duration
-	// Registry is the registry to check (a PostgreSQL store's, doctor
-	// --store); nil checks the file the server would read.
+	// Registry is the registry to check; nil checks the one the server
+	// would read: Store's, or the file.
 	Registry *trust.Registry
 	// ProbePeer asks one peer for something cheap and says what it
 	// answered; nil asks list_agents over MCP.
@@ -194,7 +194,15 @@ func Run(ctx context.Context, o Options) *Report {
 	}
 	checkAgents(ctx, r, o, served)
 	checkClients(r, o)
-	checkRegistry(r, o, served)
+	switch {
+	case o.Store == "":
+		checkRegistry(r, o, served)
+	case pg != nil:
+		if o.Registry == nil {
+			o.Registry = trust.NewRegistry(pg.Documents(), trust.RegistryDocument)
+		}
+		checkRegistry(r, o, served)
+	} // a store that cannot be read has said so: its registry neither
 	if staging != nil {
 		checkStaging(r, o, staging)
 	}
