@@ -249,3 +249,36 @@ func sameUIDs(a, b *Results) int {
 	}
 	return n
 }
+
+// BenchmarkLexical50k is the lexical arm alone on the 50,000-node
+// benchmark's queries, top armDepth: by MaxScore (maxscore.go, what
+// docs_search runs) and by scoring every posting (exhaustive_test.go, the
+// arm before MaxScore), with the latency percentiles of each.
+//
+//	go test -run '^$' -bench Lexical50k -benchtime 2000x ./internal/recall/docsearch/
+func BenchmarkLexical50k(b *testing.B) {
+	c, err := bench50k()
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := &c.ix.docs
+	lqs := make([]lexQuery, len(c.queries))
+	for i, text := range c.queries {
+		lqs[i] = a.resolve(queryTerms(text), c.ix.realTerms(text))
+	}
+	for _, run := range []struct {
+		name string
+		top  func(lexQuery, bitset, int) []hit
+	}{{"maxscore", a.lexical}, {"exhaustive", a.lexicalTAAT}} {
+		b.Run(run.name, func(b *testing.B) {
+			lat := make([]time.Duration, 0, b.N)
+			for i := 0; b.Loop(); i++ {
+				start := time.Now()
+				run.top(lqs[i%len(lqs)], c.ix.public, armDepth)
+				lat = append(lat, time.Since(start))
+			}
+			b.StopTimer()
+			reportLatency(b, lat)
+		})
+	}
+}

@@ -1,0 +1,244 @@
+package docsearch
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// The lexical arm's top k by MaxScore (Turtle and Flood, "Query
+// evaluation: strategies and optimizations", 1995), exact: the documents
+// are visited in increasing number, and a document is scored only when
+// the most its terms could add beats the k-th best score so far. Each
+// query term has a list in the fields index and one in the passage index
+// (by passage, whose numbers run document by document), and each list an
+// upper bound on what it adds to a document's score: the term's weight
+// times its largest impact (bm25.top). Sorted by bound, the lists whose
+// bounds add up to no more than the k-th best score are non-essential: a
+// document found in them alone cannot enter the top k, so only the other
+// lists are walked, and the non-essential ones are only looked up for the
+// documents the walk finds. A document's score is then summed exactly as
+// by scoring every posting (the same terms in the same order, in float32),
+// so the top k, ties included, are those of the exhaustive scoring.
+
+// slack widens the bounds so that rounding can never prune a document
+// that enters the top k: a score sums at most 2·maxQueryTerms+1 float32
+// terms, each addition off by a relative 2⁻²⁴ at most, which stays under
+// 1e-5 of the sum; the bound is summed in float64.
+const slack = 1 + 1e-4
+
+// endDoc is the document of an exhausted cursor.
+const endDoc = math.MaxInt32
+
+// cursor walks the postings of one query term in one index, by document.
+type cursor struct {
+	ids  []int32 // documents, or passages when pass is set
+	imps []float32
+	w    float32
+	ub   float32 // w times the term's largest impact
+	pos  int
+	pass *passageIndex // nil: ids are documents
+}
+
+// doc is the document of the current posting.
+func (c *cursor) doc() int32 {
+	if c.pos >= len(c.ids) {
+		return endDoc
+	}
+	if c.pass != nil {
+		return c.pass.doc[c.ids[c.pos]]
+	}
+	return c.ids[c.pos]
+}
+
+// seek moves the cursor to the first posting of document d or of a later
+// one, galloping from where it is.
+func (c *cursor) seek(d int32) {
+	target := d
+	if c.pass != nil {
+		target = c.pass.first[d]
+	}
+	lo := c.pos
+	if lo >= len(c.ids) || c.ids[lo] >= target {
+		return
+	}
+	hi := lo + 1
+	for step := 1; hi < len(c.ids) && c.ids[hi] < target; step *= 2 {
+		lo, hi = hi, hi+step
+	}
+	hi = min(hi, len(c.ids))
+	i, _ := slices.BinarySearch(c.ids[lo+1:hi], target)
+	c.pos = lo + 1 + i
+}
+
+// end is the position after the postings of document d, the cursor being
+// on its first one.
+func (c *cursor) end(d int32) int {
+	if c.pass == nil {
+		return c.pos + 1
+	}
+	e, limit := c.pos+1, c.pass.first[d+1]
+	for e < len(c.ids) && c.ids[e] < limit {
+		e++
+	}
+	return e
+}
+
+// bound is the most the cursor's term adds to the score of document d,
+// the cursor being on d: its field score, or its weight times its best
+// impact among d's passages.
+func (c *cursor) bound(d int32) float32 {
+	top := c.imps[c.pos]
+	for _, x := range c.imps[c.pos+1 : c.end(d)] {
+		top = max(top, x)
+	}
+	return c.w * top
+}
+
+// maxScore is the state of one query of the lexical arm.
+type maxScore struct {
+	fields, pass []cursor  // in query order
+	sorted       []*cursor // by ascending ub
+	// prefix[i] is the sum of the bounds of sorted[:i].
+	prefix []float64
+	// acc holds the passage scores of the document being scored.
+	acc []float32
+}
+
+var maxScorePool = sync.Pool{New: func() any { return new(maxScore) }}
+
+// lexical returns the k allowed documents of highest BM25 score: the
+// BM25F score of their fields plus that of their best passage.
+func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
+	m := maxScorePool.Get().(*maxScore)
+	defer maxScorePool.Put(m)
+	m.fields = a.lex.cursors(lq.fields, nil, m.fields[:0])
+	m.pass = m.pass[:0]
+	if a.pass != nil {
+		m.pass = a.pass.lex.cursors(lq.pass, a.pass, m.pass)
+	}
+	m.sorted = m.sorted[:0]
+	for i := range m.fields {
+		m.sorted = append(m.sorted, &m.fields[i])
+	}
+	for i := range m.pass {
+		m.sorted = append(m.sorted, &m.pass[i])
+	}
+	slices.SortStableFunc(m.sorted, func(x, y *cursor) int {
+		if x.ub < y.ub {
+			return -1
+		}
+		if x.ub > y.ub {
+			return 1
+		}
+		return 0
+	})
+	m.prefix = append(m.prefix[:0], 0)
+	for _, c := range m.sorted {
+		m.prefix = append(m.prefix, m.prefix[len(m.prefix)-1]+float64(c.ub))
+	}
+	return m.run(allowed, k)
+}
+
+// cursors appends a cursor for each query term to cs; pass is set for
+// the passage index.
+func (ix *bm25) cursors(qs []qterm, pass *passageIndex, cs []cursor) []cursor {
+	for _, q := range qs {
+		lo, hi := ix.start[q.id], ix.start[q.id+1]
+		cs = append(cs, cursor{ids: ix.doc[lo:hi], imps: ix.imp[lo:hi], w: q.w, ub: q.w * ix.top[q.id], pass: pass})
+	}
+	return cs
+}
+
+// run walks the essential lists and returns the top k.
+func (m *maxScore) run(allowed bitset, k int) []hit {
+	top := newTopK(k)
+	if k <= 0 {
+		return top.best()
+	}
+	theta := math.Inf(-1) // the k-th best score once there are k
+	ess := 0              // sorted[ess:] are the essential lists
+	for {
+		d := int32(endDoc)
+		for _, c := range m.sorted[ess:] {
+			d = min(d, c.doc())
+		}
+		if d == endDoc {
+			break
+		}
+		if allowed.has(int(d)) {
+			if s, ok := m.score(d, ess, theta); ok && s > 0 {
+				top.push(d, s)
+				if len(top.h) == k {
+					theta = float64(top.h[0].score)
+					for ess < len(m.sorted) && m.prefix[ess+1]*slack <= theta {
+						ess++
+					}
+				}
+			}
+		}
+		for _, c := range m.sorted[ess:] {
+			if c.doc() == d {
+				c.pos = c.end(d)
+			}
+		}
+	}
+	return top.best()
+}
+
+// score returns the score of document d, or false when its bound shows
+// that it cannot beat theta (a later document needs more than theta: on
+// a tie the lower number wins). The essential cursors are on d or past
+// it; the non-essential ones are moved to d.
+func (m *maxScore) score(d int32, ess int, theta float64) (float32, bool) {
+	ub := m.prefix[ess]
+	for _, c := range m.sorted[ess:] {
+		if c.doc() == d {
+			ub += float64(c.bound(d))
+		}
+	}
+	for i := ess - 1; i >= 0; i-- {
+		if ub*slack <= theta {
+			return 0, false
+		}
+		c := m.sorted[i]
+		ub -= float64(c.ub)
+		c.seek(d)
+		if c.doc() == d {
+			ub += float64(c.bound(d))
+		}
+	}
+	if ub*slack <= theta {
+		return 0, false
+	}
+	var fields float32
+	for i := range m.fields {
+		if c := &m.fields[i]; c.doc() == d {
+			fields += c.w * c.imps[c.pos]
+		}
+	}
+	if len(m.pass) == 0 {
+		return fields, true
+	}
+	first := m.pass[0].pass.first
+	n := int(first[d+1] - first[d])
+	if cap(m.acc) < n {
+		m.acc = make([]float32, n)
+	}
+	acc := m.acc[:n]
+	for i := range m.pass {
+		c := &m.pass[i]
+		if c.doc() != d {
+			continue
+		}
+		for j, e := c.pos, c.end(d); j < e; j++ {
+			acc[c.ids[j]-first[d]] += c.w * c.imps[j]
+		}
+	}
+	var best float32
+	for j, s := range acc {
+		best = max(best, s)
+		acc[j] = 0
+	}
+	return fields + best, true
+}
