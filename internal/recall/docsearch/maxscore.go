@@ -16,10 +16,13 @@ import (
 // times its largest impact (bm25.top). Sorted by bound, the lists whose
 // bounds add up to no more than the k-th best score are non-essential: a
 // document found in them alone cannot enter the top k, so only the other
-// lists are walked, and the non-essential ones are only looked up for the
-// documents the walk finds. A document's score is then summed exactly as
-// by scoring every posting (the same terms in the same order, in float32),
-// so the top k, ties included, are those of the exhaustive scoring.
+// lists are walked (with WAND's pivot, see run), and the non-essential
+// ones are only looked up for the documents the walk finds. Before the
+// walk, a floor from the lists of the rarest terms (see floor) stands in
+// for the k-th best score. A document's score is then summed exactly as
+// by scoring every posting (the same terms in the same order, in
+// float32), so the top k, ties included, are those of the exhaustive
+// scoring.
 
 // slack widens the bounds so that rounding can never prune a document
 // that enters the top k: a score sums at most 2·maxQueryTerms+1 float32
@@ -38,17 +41,21 @@ type cursor struct {
 	ub   float32 // w times the term's largest impact
 	pos  int
 	pass *passageIndex // nil: ids are documents
+	seed bool          // read by floor
 }
 
 // doc is the document of the current posting.
-func (c *cursor) doc() int32 {
-	if c.pos >= len(c.ids) {
+func (c *cursor) doc() int32 { return c.docAt(c.pos) }
+
+// docAt is the document of posting i.
+func (c *cursor) docAt(i int) int32 {
+	if i >= len(c.ids) {
 		return endDoc
 	}
 	if c.pass != nil {
-		return c.pass.doc[c.ids[c.pos]]
+		return c.pass.doc[c.ids[i]]
 	}
-	return c.ids[c.pos]
+	return c.ids[i]
 }
 
 // seek moves the cursor to the first posting of document d or of a later
@@ -56,6 +63,10 @@ func (c *cursor) doc() int32 {
 func (c *cursor) seek(d int32) {
 	target := d
 	if c.pass != nil {
+		if int(d) >= len(c.pass.first)-1 {
+			c.pos = len(c.ids)
+			return
+		}
 		target = c.pass.first[d]
 	}
 	lo := c.pos
@@ -99,10 +110,15 @@ func (c *cursor) bound(d int32) float32 {
 type maxScore struct {
 	fields, pass []cursor  // in query order
 	sorted       []*cursor // by ascending ub
+	byDoc        []*cursor // the essential ones, by document
 	// prefix[i] is the sum of the bounds of sorted[:i].
 	prefix []float64
 	// acc holds the passage scores of the document being scored.
 	acc []float32
+	// fieldLow and passLow hold, by document, the lower bounds of a
+	// query's start (see floor).
+	fieldLow, passLow []float32
+	touched           []int32
 }
 
 var maxScorePool = sync.Pool{New: func() any { return new(maxScore) }}
@@ -137,7 +153,7 @@ func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
 	for _, c := range m.sorted {
 		m.prefix = append(m.prefix, m.prefix[len(m.prefix)-1]+float64(c.ub))
 	}
-	return m.run(allowed, k)
+	return m.run(allowed, k, m.floor(allowed, k, len(a.nodes)))
 }
 
 // cursors appends a cursor for each query term to cs; pass is set for
@@ -145,45 +161,139 @@ func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
 func (ix *bm25) cursors(qs []qterm, pass *passageIndex, cs []cursor) []cursor {
 	for _, q := range qs {
 		lo, hi := ix.start[q.id], ix.start[q.id+1]
-		cs = append(cs, cursor{ids: ix.doc[lo:hi], imps: ix.imp[lo:hi], w: q.w, ub: q.w * ix.top[q.id], pass: pass})
+		cs = append(cs, cursor{
+			ids: ix.doc[lo:hi], imps: ix.imp[lo:hi], w: q.w, ub: q.w * ix.top[q.id],
+			pass: pass,
+		})
 	}
 	return cs
 }
 
-// run walks the essential lists and returns the top k.
-func (m *maxScore) run(allowed bitset, k int) []hit {
+// run walks the essential lists and returns the top k. The essential
+// cursors are kept in the order of their documents, and the walk goes
+// to the first document where the bounds of the cursors up to it (and
+// of the non-essential lists) could beat the k-th best score, seeking
+// the cursors before it over the documents in between (the pivot of
+// WAND: Broder, Carmel, Herscovici, Soffer and Zien, "Efficient query
+// evaluation using a two-level retrieval process", 2003).
+func (m *maxScore) run(allowed bitset, k int, floor float64) []hit {
 	top := newTopK(k)
 	if k <= 0 {
 		return top.best()
 	}
-	theta := math.Inf(-1) // the k-th best score once there are k
-	ess := 0              // sorted[ess:] are the essential lists
+	theta := floor // then the k-th best score once there are k
+	ess := 0       // sorted[ess:] are the essential lists
+	m.byDoc = append(m.byDoc[:0], m.sorted...)
 	for {
-		d := int32(endDoc)
-		for _, c := range m.sorted[ess:] {
-			d = min(d, c.doc())
+		sortByDoc(m.byDoc)
+		ub, pivot := m.prefix[ess], -1
+		for i, c := range m.byDoc {
+			if c.doc() == endDoc {
+				break
+			}
+			if ub += float64(c.ub); ub*slack > theta {
+				pivot = i
+				break
+			}
 		}
-		if d == endDoc {
+		if pivot < 0 {
 			break
+		}
+		d := m.byDoc[pivot].doc()
+		if m.byDoc[0].doc() < d {
+			for _, c := range m.byDoc[:pivot] {
+				c.seek(d)
+			}
+			continue
 		}
 		if allowed.has(int(d)) {
 			if s, ok := m.score(d, ess, theta); ok && s > 0 {
 				top.push(d, s)
 				if len(top.h) == k {
-					theta = float64(top.h[0].score)
+					theta = max(theta, float64(top.h[0].score))
 					for ess < len(m.sorted) && m.prefix[ess+1]*slack <= theta {
+						m.byDoc = slices.DeleteFunc(m.byDoc, func(c *cursor) bool { return c == m.sorted[ess] })
 						ess++
 					}
 				}
 			}
 		}
-		for _, c := range m.sorted[ess:] {
+		for _, c := range m.byDoc {
 			if c.doc() == d {
 				c.pos = c.end(d)
 			}
 		}
 	}
 	return top.best()
+}
+
+// seedPostings bounds the postings that floor reads.
+const seedPostings = 8192
+
+// floor returns a score that k allowed documents of n are known to pass
+// (-Inf when it finds fewer), so that the walk prunes from its start
+// rather than from when it has met k documents, which in document order
+// are mostly weak. It reads the lists of the highest bounds, within
+// seedPostings postings (at least one list), and bounds each document
+// they hold from below by the sum of its field scores for their terms
+// plus its best single passage posting among them.
+func (m *maxScore) floor(allowed bitset, k, n int) float64 {
+	if len(m.fieldLow) < n {
+		m.fieldLow, m.passLow = make([]float32, n), make([]float32, n)
+	}
+	budget := seedPostings
+	for i := len(m.sorted) - 1; i >= 0; i-- {
+		c := m.sorted[i]
+		if i < len(m.sorted)-1 && len(c.ids) > budget {
+			break
+		}
+		c.seed, budget = true, budget-len(c.ids)
+	}
+	m.touched = m.touched[:0]
+	note := func(d int32) {
+		if m.fieldLow[d] == 0 && m.passLow[d] == 0 {
+			m.touched = append(m.touched, d)
+		}
+	}
+	for i := range m.fields {
+		if c := &m.fields[i]; c.seed {
+			for j, d := range c.ids {
+				if allowed.has(int(d)) {
+					note(d)
+					m.fieldLow[d] += c.w * c.imps[j]
+				}
+			}
+		}
+	}
+	for i := range m.pass {
+		if c := &m.pass[i]; c.seed {
+			for j, p := range c.ids {
+				if d := c.pass.doc[p]; allowed.has(int(d)) {
+					note(d)
+					m.passLow[d] = max(m.passLow[d], c.w*c.imps[j])
+				}
+			}
+		}
+	}
+	low := newTopK(k)
+	for _, d := range m.touched {
+		low.push(d, m.fieldLow[d]+m.passLow[d])
+		m.fieldLow[d], m.passLow[d] = 0, 0
+	}
+	if k == 0 || len(low.h) < k {
+		return math.Inf(-1)
+	}
+	return float64(low.h[0].score) / slack
+}
+
+// sortByDoc orders cursors by document (an insertion sort: a step of
+// the walk moves few of them).
+func sortByDoc(cs []*cursor) {
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].doc() < cs[j-1].doc(); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
 }
 
 // score returns the score of document d, or false when its bound shows

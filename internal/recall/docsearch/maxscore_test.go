@@ -103,4 +103,7 @@ func TestCursorSeek(t *testing.T) {
 	if p.seek(1); p.doc() != 2 || p.bound(2) != 10 || p.end(2) != 4 {
 		t.Errorf("passage cursor after seek(1): doc %d, bound %v, end %d", p.doc(), p.bound(2), p.end(2))
 	}
+	if p.seek(3); p.doc() != endDoc {
+		t.Errorf("passage cursor after seek past the last document: on %d", p.doc())
+	}
 }
