@@ -115,6 +115,25 @@ func (ix *bm25) lookup(words []spelled) []qterm {
 	return out
 }
 
+// score adds w·impact of each query term to acc for the allowed
+// documents, and returns touched extended by the documents it scored
+// first.
+func (ix *bm25) score(qs []qterm, allowed bitset, acc []float32, touched []int32) []int32 {
+	for _, q := range qs {
+		docs, imps := ix.doc[ix.start[q.id]:ix.start[q.id+1]], ix.imp[ix.start[q.id]:ix.start[q.id+1]]
+		for i, d := range docs {
+			if !allowed.has(int(d)) {
+				continue
+			}
+			if acc[d] == 0 {
+				touched = append(touched, d)
+			}
+			acc[d] += q.w * imps[i]
+		}
+	}
+	return touched
+}
+
 // postings is the number of postings, for the index statistics.
 func (ix *bm25) postings() int { return len(ix.doc) }
 

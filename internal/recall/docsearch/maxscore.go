@@ -123,9 +123,40 @@ type maxScore struct {
 
 var maxScorePool = sync.Pool{New: func() any { return new(maxScore) }}
 
+// Which way the lexical arm takes: MaxScore pays per document it visits
+// and per list it keeps in step, scoring every posting pays per posting.
+// On the 50,000-node benchmark MaxScore takes under half the time of the
+// exhaustive scoring for queries of up to 16 lists, and more for longer
+// ones (many mid-frequency terms, whose bounds add up past the k-th best
+// score almost everywhere); on a small corpus (testdata/learn) the
+// exhaustive scoring is the quicker.
+const (
+	maxScorePostings = 32768 // the least postings for MaxScore
+	maxScoreLists    = 16    // the most lists for MaxScore
+)
+
 // lexical returns the k allowed documents of highest BM25 score: the
-// BM25F score of their fields plus that of their best passage.
+// BM25F score of their fields plus that of their best passage. It runs
+// MaxScore (maxScoreTop) or scores every posting (exhaustive), whichever
+// suits the query's lists; both return the same hits.
 func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
+	lists, postings := len(lq.fields)+len(lq.pass), 0
+	for _, q := range lq.fields {
+		postings += int(a.lex.start[q.id+1] - a.lex.start[q.id])
+	}
+	if a.pass != nil {
+		for _, q := range lq.pass {
+			postings += int(a.pass.lex.start[q.id+1] - a.pass.lex.start[q.id])
+		}
+	}
+	if postings >= maxScorePostings && lists <= maxScoreLists {
+		return a.maxScoreTop(lq, allowed, k)
+	}
+	return a.exhaustive(lq, allowed, k)
+}
+
+// maxScoreTop returns the top k of lexical by MaxScore.
+func (a *arms) maxScoreTop(lq lexQuery, allowed bitset, k int) []hit {
 	m := maxScorePool.Get().(*maxScore)
 	defer maxScorePool.Put(m)
 	m.fields = a.lex.cursors(lq.fields, nil, m.fields[:0])

@@ -163,6 +163,26 @@ func buildPassages(g *graph.Graph, nodes []graph.NodeID) (*passageIndex, []strin
 	return pi, texts
 }
 
+// score adds w·impact of each query term to acc for the passages of
+// allowed documents, and returns touched extended by the passages it
+// scored first.
+func (pi *passageIndex) score(qs []qterm, allowed bitset, acc []float32, touched []int32) []int32 {
+	ix := pi.lex
+	for _, q := range qs {
+		ps, imps := ix.doc[ix.start[q.id]:ix.start[q.id+1]], ix.imp[ix.start[q.id]:ix.start[q.id+1]]
+		for i, p := range ps {
+			if !allowed.has(int(pi.doc[p])) {
+				continue
+			}
+			if acc[p] == 0 {
+				touched = append(touched, p)
+			}
+			acc[p] += q.w * imps[i]
+		}
+	}
+	return touched
+}
+
 // best returns the passage of document d that scores best for the query
 // terms, and its score; -1 and 0 when none matches.
 func (pi *passageIndex) best(qs []qterm, d int32) (int32, float32) {

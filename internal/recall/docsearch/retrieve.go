@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
 )
@@ -106,6 +107,50 @@ func (a *arms) known(t string) bool {
 	}
 	_, ok := a.pass.lex.terms[t]
 	return ok
+}
+
+// scratch is the per-query accumulator of the lexical arm: the score of
+// each document and of each passage, and the best passage score of each
+// document.
+type scratch struct {
+	acc, pacc, best   []float32
+	touched, ptouched []int32
+}
+
+var scratchPool sync.Pool
+
+// exhaustive returns the top k as lexical does, scoring every posting
+// of every query term, term at a time.
+func (a *arms) exhaustive(lq lexQuery, allowed bitset, k int) []hit {
+	s, _ := scratchPool.Get().(*scratch)
+	if s == nil {
+		s = &scratch{}
+	}
+	if len(s.acc) < len(a.nodes) {
+		s.acc, s.best = make([]float32, len(a.nodes)), make([]float32, len(a.nodes))
+	}
+	s.touched = a.lex.score(lq.fields, allowed, s.acc, s.touched[:0])
+	if a.pass != nil {
+		if len(s.pacc) < len(a.pass.doc) {
+			s.pacc = make([]float32, len(a.pass.doc))
+		}
+		s.ptouched = a.pass.score(lq.pass, allowed, s.pacc, s.ptouched[:0])
+		for _, p := range s.ptouched {
+			d, v := a.pass.doc[p], s.pacc[p]
+			s.pacc[p] = 0
+			if s.acc[d] == 0 && s.best[d] == 0 {
+				s.touched = append(s.touched, d)
+			}
+			s.best[d] = max(s.best[d], v)
+		}
+	}
+	top := newTopK(k)
+	for _, d := range s.touched {
+		top.push(d, s.acc[d]+s.best[d])
+		s.acc[d], s.best[d] = 0, 0
+	}
+	scratchPool.Put(s)
+	return top.best()
 }
 
 // scoreDoc returns the lexical score of document d alone.
