@@ -41,11 +41,15 @@ type cursor struct {
 	ub   float32 // w times the term's largest impact
 	pos  int
 	pass *passageIndex // nil: ids are documents
+	cur  int32         // docAt(pos)
 	seed bool          // read by floor
 }
 
 // doc is the document of the current posting.
-func (c *cursor) doc() int32 { return c.docAt(c.pos) }
+func (c *cursor) doc() int32 { return c.cur }
+
+// move puts the cursor on posting i.
+func (c *cursor) move(i int) { c.pos, c.cur = i, c.docAt(i) }
 
 // docAt is the document of posting i.
 func (c *cursor) docAt(i int) int32 {
@@ -64,7 +68,7 @@ func (c *cursor) seek(d int32) {
 	target := d
 	if c.pass != nil {
 		if int(d) >= len(c.pass.first)-1 {
-			c.pos = len(c.ids)
+			c.move(len(c.ids))
 			return
 		}
 		target = c.pass.first[d]
@@ -79,7 +83,7 @@ func (c *cursor) seek(d int32) {
 	}
 	hi = min(hi, len(c.ids))
 	i, _ := slices.BinarySearch(c.ids[lo+1:hi], target)
-	c.pos = lo + 1 + i
+	c.move(lo + 1 + i)
 }
 
 // end is the position after the postings of document d, the cursor being
@@ -124,41 +128,56 @@ type maxScore struct {
 var maxScorePool = sync.Pool{New: func() any { return new(maxScore) }}
 
 // Which way the lexical arm takes: MaxScore pays per document it visits
-// and per list it keeps in step, scoring every posting pays per posting.
-// On the 50,000-node benchmark MaxScore takes under half the time of the
-// exhaustive scoring for queries of up to 16 lists, and more for longer
-// ones (many mid-frequency terms, whose bounds add up past the k-th best
-// score almost everywhere); on a small corpus (testdata/learn) the
-// exhaustive scoring is the quicker.
+// (about once per posting of the essential lists) and per list it keeps
+// in step, scoring every posting pays per posting. On the 50,000-node
+// benchmark MaxScore is the quicker while the essential postings times
+// the lists stay under about twice the postings of all lists; a query of
+// many mid-frequency terms, whose bounds add up past the k-th best score
+// almost everywhere, is quicker scored exhaustively, and so is any query
+// of few postings (every query on testdata/learn).
 const (
 	maxScorePostings = 32768 // the least postings for MaxScore
-	maxScoreLists    = 16    // the most lists for MaxScore
+	maxScoreCost     = 2     // see above
 )
 
 // lexical returns the k allowed documents of highest BM25 score: the
 // BM25F score of their fields plus that of their best passage. It runs
-// MaxScore (maxScoreTop) or scores every posting (exhaustive), whichever
-// suits the query's lists; both return the same hits.
+// MaxScore or scores every posting (exhaustive), whichever costs less
+// for the query's lists; both return the same hits.
 func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
-	lists, postings := len(lq.fields)+len(lq.pass), 0
-	for _, q := range lq.fields {
-		postings += int(a.lex.start[q.id+1] - a.lex.start[q.id])
+	m := a.maxScore(lq)
+	defer maxScorePool.Put(m)
+	var postings int
+	for _, c := range m.sorted {
+		postings += len(c.ids)
 	}
-	if a.pass != nil {
-		for _, q := range lq.pass {
-			postings += int(a.pass.lex.start[q.id+1] - a.pass.lex.start[q.id])
+	if postings >= maxScorePostings {
+		floor := m.floor(allowed, k, len(a.nodes))
+		essential := 0
+		for i, c := range m.sorted {
+			if m.prefix[i+1]*slack > floor {
+				essential += len(c.ids)
+			}
 		}
-	}
-	if postings >= maxScorePostings && lists <= maxScoreLists {
-		return a.maxScoreTop(lq, allowed, k)
+		if essential*len(m.sorted) <= maxScoreCost*postings {
+			return m.run(allowed, k, floor)
+		}
 	}
 	return a.exhaustive(lq, allowed, k)
 }
 
-// maxScoreTop returns the top k of lexical by MaxScore.
+// maxScoreTop returns the top k of lexical by MaxScore, whatever it costs.
 func (a *arms) maxScoreTop(lq lexQuery, allowed bitset, k int) []hit {
-	m := maxScorePool.Get().(*maxScore)
+	m := a.maxScore(lq)
 	defer maxScorePool.Put(m)
+	return m.run(allowed, k, m.floor(allowed, k, len(a.nodes)))
+}
+
+// maxScore returns the state of a query by MaxScore: its cursors, sorted
+// by bound, and the sums of their bounds. The caller puts it back in
+// maxScorePool.
+func (a *arms) maxScore(lq lexQuery) *maxScore {
+	m := maxScorePool.Get().(*maxScore)
 	m.fields = a.lex.cursors(lq.fields, nil, m.fields[:0])
 	m.pass = m.pass[:0]
 	if a.pass != nil {
@@ -184,7 +203,7 @@ func (a *arms) maxScoreTop(lq lexQuery, allowed bitset, k int) []hit {
 	for _, c := range m.sorted {
 		m.prefix = append(m.prefix, m.prefix[len(m.prefix)-1]+float64(c.ub))
 	}
-	return m.run(allowed, k, m.floor(allowed, k, len(a.nodes)))
+	return m
 }
 
 // cursors appends a cursor for each query term to cs; pass is set for
@@ -196,6 +215,7 @@ func (ix *bm25) cursors(qs []qterm, pass *passageIndex, cs []cursor) []cursor {
 			ids: ix.doc[lo:hi], imps: ix.imp[lo:hi], w: q.w, ub: q.w * ix.top[q.id],
 			pass: pass,
 		})
+		cs[len(cs)-1].move(0)
 	}
 	return cs
 }
@@ -214,7 +234,10 @@ func (m *maxScore) run(allowed bitset, k int, floor float64) []hit {
 	}
 	theta := floor // then the k-th best score once there are k
 	ess := 0       // sorted[ess:] are the essential lists
-	m.byDoc = append(m.byDoc[:0], m.sorted...)
+	for ess < len(m.sorted) && m.prefix[ess+1]*slack <= theta {
+		ess++
+	}
+	m.byDoc = append(m.byDoc[:0], m.sorted[ess:]...)
 	for {
 		sortByDoc(m.byDoc)
 		ub, pivot := m.prefix[ess], -1
@@ -251,7 +274,7 @@ func (m *maxScore) run(allowed bitset, k int, floor float64) []hit {
 		}
 		for _, c := range m.byDoc {
 			if c.doc() == d {
-				c.pos = c.end(d)
+				c.move(c.end(d))
 			}
 		}
 	}

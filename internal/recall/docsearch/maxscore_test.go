@@ -87,6 +87,7 @@ func checkMaxScore(t *testing.T, ix *Index, texts []string, rng *rand.Rand) {
 func TestCursorSeek(t *testing.T) {
 	ids := []int32{1, 4, 5, 9, 12, 13, 20, 31, 40}
 	c := cursor{ids: ids, imps: make([]float32, len(ids))}
+	c.move(0)
 	for _, d := range []int32{0, 1, 2, 9, 14, 31, 32, 41, 50} {
 		c.seek(d)
 		want, _ := slices.BinarySearch(ids, d)
@@ -100,6 +101,7 @@ func TestCursorSeek(t *testing.T) {
 	// passages 0-2 are document 0's, 3 document 1's, 4-7 document 2's
 	pi := &passageIndex{doc: []int32{0, 0, 0, 1, 2, 2, 2, 2}, first: []int32{0, 3, 4, 8}}
 	p := cursor{ids: []int32{1, 2, 5, 7}, imps: []float32{1, 3, 2, 5}, w: 2, pass: pi}
+	p.move(0)
 	if p.seek(1); p.doc() != 2 || p.bound(2) != 10 || p.end(2) != 4 {
 		t.Errorf("passage cursor after seek(1): doc %d, bound %v, end %d", p.doc(), p.bound(2), p.end(2))
 	}
