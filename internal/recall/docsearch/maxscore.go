@@ -145,13 +145,13 @@ const (
 // MaxScore or scores every posting (exhaustive), whichever costs less
 // for the query's lists; both return the same hits.
 func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
-	m := a.maxScore(lq)
-	defer maxScorePool.Put(m)
-	var postings int
-	for _, c := range m.sorted {
-		postings += len(c.ids)
+	postings := a.lex.postingsOf(lq.fields)
+	if a.pass != nil {
+		postings += a.pass.lex.postingsOf(lq.pass)
 	}
 	if postings >= maxScorePostings {
+		m := a.maxScore(lq)
+		defer maxScorePool.Put(m)
 		floor := m.floor(allowed, k, len(a.nodes))
 		essential := 0
 		for i, c := range m.sorted {
@@ -204,6 +204,15 @@ func (a *arms) maxScore(lq lexQuery) *maxScore {
 		m.prefix = append(m.prefix, m.prefix[len(m.prefix)-1]+float64(c.ub))
 	}
 	return m
+}
+
+// postingsOf is the number of postings of the query terms.
+func (ix *bm25) postingsOf(qs []qterm) int {
+	n := 0
+	for _, q := range qs {
+		n += int(ix.start[q.id+1] - ix.start[q.id])
+	}
+	return n
 }
 
 // cursors appends a cursor for each query term to cs; pass is set for
