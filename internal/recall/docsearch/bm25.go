@@ -30,6 +30,7 @@ type bm25 struct {
 	start []int32   // postings of term t: doc[start[t]:start[t+1]]
 	doc   []int32   // document numbers, increasing per term
 	imp   []float32 // (k1+1)·tf/(k1+tf) of the pseudo-frequency tf
+	top   []float32 // the largest impact of each term, for MaxScore
 }
 
 // buildBM25 indexes n documents whose field f is text(d, f), for the
@@ -67,6 +68,7 @@ func buildBM25(n int, specs []fieldSpec, text func(d, f int) string, analyzer an
 	}
 	ix.doc = make([]int32, ix.start[len(terms)])
 	ix.imp = make([]float32, len(ix.doc))
+	ix.top = make([]float32, len(terms))
 	next := append([]int32(nil), ix.start[:len(terms)]...)
 	for d, cs := range counts {
 		for i := 0; i < len(cs); {
@@ -79,6 +81,7 @@ func buildBM25(n int, specs []fieldSpec, text func(d, f int) string, analyzer an
 			}
 			ix.doc[next[t]] = int32(d)
 			ix.imp[next[t]] = float32((k1 + 1) * tf / (k1 + tf))
+			ix.top[t] = max(ix.top[t], ix.imp[next[t]])
 			next[t]++
 		}
 	}

@@ -36,6 +36,9 @@ type ivf struct {
 	// order[start[l]:start[l+1]], in ascending number.
 	order []int32
 	start []int32
+	// rows holds the vectors in the same order, so that a list is
+	// scanned through contiguous memory (row i is vector order[i]).
+	rows  *vectors
 	probe int // ivfProbe
 }
 
@@ -99,6 +102,10 @@ func buildIVF(v *vectors) *ivf {
 		ix.order[next[c]] = int32(d)
 		next[c]++
 	}
+	ix.rows = &vectors{dim: v.dim, data: make([]float32, 0, len(v.data))}
+	for _, d := range ix.order {
+		ix.rows.data = append(ix.rows.data, v.row(int(d))...)
+	}
 	return ix
 }
 
@@ -117,7 +124,7 @@ func (v *vectors) nearest(x []float32) int32 {
 // first, scanning the lists in order of their centroid's similarity to q:
 // at least ix.probe of them, and more until k hits are found (a selective
 // filter can widen it to the exact scan).
-func (ix *ivf) search(v *vectors, q []float32, allowed bitset, k int) []hit {
+func (ix *ivf) search(q []float32, allowed bitset, k int) []hit {
 	lists := make([]hit, ix.centroids.rows())
 	for c := range lists {
 		lists[c] = hit{int32(c), dot(q, ix.centroids.row(c))}
@@ -133,11 +140,12 @@ func (ix *ivf) search(v *vectors, q []float32, allowed bitset, k int) []hit {
 		if i >= ix.probe && len(top.h) >= k {
 			break
 		}
-		for _, d := range ix.order[ix.start[l.doc]:ix.start[l.doc+1]] {
+		for i := ix.start[l.doc]; i < ix.start[l.doc+1]; i++ {
+			d := ix.order[i]
 			if !allowed.has(int(d)) {
 				continue
 			}
-			if c := dot(q, v.row(int(d))); c > 0 {
+			if c := dot(q, ix.rows.row(int(i))); c > 0 {
 				top.push(d, c)
 			}
 		}

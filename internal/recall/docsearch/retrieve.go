@@ -119,9 +119,14 @@ type scratch struct {
 
 var scratchPool sync.Pool
 
-// lexical returns the k allowed documents of highest BM25 score: the
-// BM25F score of their fields plus that of their best passage.
-func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
+// denseFold: when at least 1/denseFold of the passages score, they are
+// folded into their documents' best in passage order rather than in the
+// order they were met.
+const denseFold = 8
+
+// exhaustive returns the top k as lexical does, scoring every posting
+// of every query term, term at a time.
+func (a *arms) exhaustive(lq lexQuery, allowed bitset, k int) []hit {
 	s, _ := scratchPool.Get().(*scratch)
 	if s == nil {
 		s = &scratch{}
@@ -135,13 +140,26 @@ func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
 			s.pacc = make([]float32, len(a.pass.doc))
 		}
 		s.ptouched = a.pass.score(lq.pass, allowed, s.pacc, s.ptouched[:0])
-		for _, p := range s.ptouched {
+		fold := func(p int32) {
 			d, v := a.pass.doc[p], s.pacc[p]
 			s.pacc[p] = 0
 			if s.acc[d] == 0 && s.best[d] == 0 {
 				s.touched = append(s.touched, d)
 			}
 			s.best[d] = max(s.best[d], v)
+		}
+		if n := len(a.pass.doc); len(s.ptouched) >= n/denseFold {
+			// many passages: fold them in order, which reads and writes
+			// memory in sequence (a document's passages are consecutive)
+			for p, v := range s.pacc[:n] {
+				if v != 0 {
+					fold(int32(p))
+				}
+			}
+		} else {
+			for _, p := range s.ptouched {
+				fold(p)
+			}
 		}
 	}
 	top := newTopK(k)

@@ -60,7 +60,7 @@ const scanShard = 8192
 // answers when the matrix has one; otherwise the scan is exact.
 func (v *vectors) search(q []float32, allowed bitset, k int) []hit {
 	if v.ivf != nil {
-		return v.ivf.search(v, q, allowed, k)
+		return v.ivf.search(q, allowed, k)
 	}
 	return v.exact(q, allowed, k)
 }
