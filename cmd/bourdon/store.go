@@ -86,7 +86,7 @@ on serve, history and staging). See docs/deploy.md.
 			defer closeDst()
 			var audit *auditCopy
 			if !noAudit {
-				if audit, err = newAuditCopy(auditLog, src, dst); err != nil {
+				if audit, err = newAuditCopy(ctx, auditLog, src, dst); err != nil {
 					return cliFail(cmd, err)
 				}
 			}

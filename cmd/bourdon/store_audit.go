@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -67,8 +70,9 @@ type auditCopy struct {
 
 // newAuditCopy plans the copy from src to dst and checks, before anything
 // is copied, that the destination has no audit entries of its own when
-// the source has some. A nil plan copies nothing.
-func newAuditCopy(path string, src, dst store.Store) (*auditCopy, error) {
+// the source has some (unless they are the source's: copied before). A
+// nil plan copies nothing.
+func newAuditCopy(ctx context.Context, path string, src, dst store.Store) (*auditCopy, error) {
 	c := &auditCopy{path: path}
 	c.src, _ = src.(*postgres.Store)
 	c.dst, _ = dst.(*postgres.Store)
@@ -83,13 +87,53 @@ func newAuditCopy(path string, src, dst store.Store) (*auditCopy, error) {
 		return nil, err
 	}
 	if has {
+		// The same entries on both sides (a copy made before, run
+		// again) copy nothing; other entries would mix two logs.
+		same, err := c.sameEntries(ctx)
+		if err != nil || same {
+			return nil, err
+		}
 		where := "the audit log " + path
 		if c.dst != nil {
 			where = "the destination's audit log"
 		}
-		return nil, fmt.Errorf("%s already has entries: copying would mix two logs; name another file with --audit-log, or leave the audit log out with --no-audit", where)
+		return nil, fmt.Errorf("%s already has other entries: copying would mix two logs; name another file with --audit-log, or leave the audit log out with --no-audit", where)
 	}
 	return c, nil
+}
+
+// sameEntries reports whether the source and the destination hold the
+// same entries, in any order (a copy back sorts a file by time).
+func (c *auditCopy) sameEntries(ctx context.Context) (bool, error) {
+	src, err := c.digest(ctx, c.src)
+	if err != nil {
+		return false, err
+	}
+	dst, err := c.digest(ctx, c.dst)
+	return err == nil && src == dst, err
+}
+
+// digest is the SHA-256 of the sorted SHA-256s of the lines of every
+// entry of the log in pg, or of the file when pg is nil (lines that are
+// not entries left out, as a copy leaves them out).
+func (c *auditCopy) digest(ctx context.Context, pg *postgres.Store) ([sha256.Size]byte, error) {
+	var sums [][sha256.Size]byte
+	add := func(e trust.Entry) error {
+		sums = append(sums, sha256.Sum256(e.Line()))
+		return nil
+	}
+	var err error
+	if pg == nil {
+		err = trust.ReadAuditFile(c.path, add, func(int, string) {})
+	} else {
+		err = pg.AuditLog().Each(ctx, add)
+	}
+	slices.SortFunc(sums, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
+	h := sha256.New()
+	for _, s := range sums {
+		h.Write(s[:])
+	}
+	return [sha256.Size]byte(h.Sum(nil)), err
 }
 
 // hasEntries reports whether the log in pg, or the file when pg is nil,

@@ -59,13 +59,12 @@ func TestStoreCopyCarriesRequests(t *testing.T) {
 	if out, errOut, code := run("requests", "list-proposals", "--store", url); code != 0 || strings.Count(out, "prop-") != 1 {
 		t.Errorf("requests list-proposals --store: %d %q %q", code, out, errOut)
 	}
-	// Again (the audit log, refused once copied, is left out).
-	if out, _, code := run("store", "copy", "--no-audit", lib, url); code != 0 || strings.Contains(out, "requests") {
+	if out, _, code := run("store", "copy", lib, url); code != 0 || strings.Contains(out, "requests") {
 		t.Errorf("copy again: %d %q (nothing new to write)", code, out)
 	}
 
 	back := filepath.Join(t.TempDir(), "back")
-	if out, errOut, code := run("store", "copy", "--no-audit", url, back); code != 0 {
+	if out, errOut, code := run("store", "copy", url, back); code != 0 {
 		t.Fatalf("copy back: %d %q %q", code, out, errOut)
 	}
 	after := libraryFiles(t, back)
@@ -82,7 +81,7 @@ func TestStoreCopyCarriesRequests(t *testing.T) {
 	os.WriteFile(filepath.Join(lib, "requests", "REQ-9999-0001.yaml"), []byte("id: new\n"), 0o644)
 	r, _, _ := s.All()
 	os.WriteFile(s.Root()+"/"+r[0].ID+".yaml", []byte("edited\n"), 0o644)
-	if _, errOut, code := run("store", "copy", "--no-audit", lib, url); code != 1 || !strings.Contains(errOut, "exists with other content") {
+	if _, errOut, code := run("store", "copy", lib, url); code != 1 || !strings.Contains(errOut, "exists with other content") {
 		t.Errorf("copy over a changed request: %d %q", code, errOut)
 	}
 	if _, _, err := pgtest.Open(t, url).Documents().Read(ctx, "requests/REQ-9999-0001.yaml", 100); err == nil {

@@ -95,11 +95,24 @@ func TestStoreCopyCarriesTheAuditLog(t *testing.T) {
 			t.Errorf("audit %v: --store shows\n%s%s\nthe file shows\n%s%s", args, got, gotErr, want, wantErr)
 		}
 	}
-	if _, errOut, code := store("copy", lib, url, "--audit-log", path); code != 1 || !strings.Contains(errOut, "destination's audit log already has entries") {
-		t.Errorf("a second copy in: %d %q", code, errOut)
+	// Copied again, the same entries are there already: nothing to do.
+	if out, errOut, code := store("copy", lib, url, "--audit-log", path); code != 0 || strings.Contains(out, "audit entries") {
+		t.Errorf("a second copy in: %d %q %q", code, out, errOut)
 	}
-	if _, errOut, code := store("copy", url, t.TempDir(), "--audit-log", path); code != 1 || !strings.Contains(errOut, "audit.jsonl already has entries") {
-		t.Errorf("a copy back over the log: %d %q", code, errOut)
+	// Once the two logs differ, a copy either way would mix them.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\n" + `{"ts": "2026-06-29T00:00:10.000000Z", "agent": "operator", "tool": "list_agents", "namespace": "*", "decision": "allow", "detail": ""}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, errOut, code := store("copy", lib, url, "--audit-log", path); code != 1 || !strings.Contains(errOut, "destination's audit log already has other entries") {
+		t.Errorf("a copy in of a log that grew: %d %q", code, errOut)
+	}
+	if _, errOut, code := store("copy", url, t.TempDir(), "--audit-log", path); code != 1 || !strings.Contains(errOut, "audit.jsonl already has other entries") {
+		t.Errorf("a copy back over another log: %d %q", code, errOut)
 	}
 	back := filepath.Join(t.TempDir(), "back.jsonl")
 	if out, errOut, code := store("copy", url, t.TempDir(), "--audit-log", back); code != 0 || !strings.HasSuffix(out, "copied 5 audit entries (0 lines skipped)\n") {
