@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
@@ -152,11 +151,7 @@ type Registry struct {
 	where string // names it in messages
 	now   func() time.Time
 
-	mu      sync.Mutex
-	checked bool
-	loaded  store.Revision
-	doc     *registryDoc // nil when err is set
-	err     error
+	cache *store.Cached[*registryDoc]
 }
 
 // OpenRegistry returns the registry stored in the file at path. Nothing
@@ -176,7 +171,9 @@ func OpenRegistry(path string) *Registry {
 // NewRegistry returns the registry kept as the document name of docs
 // (RegistryDocument in a PostgreSQL store).
 func NewRegistry(docs store.Documents, name string) *Registry {
-	return &Registry{docs: docs, name: name, where: docs.Where(name), now: time.Now}
+	r := &Registry{docs: docs, name: name, where: docs.Where(name), now: time.Now}
+	r.cache = store.NewCached(docs, name, r.read, r.unreadable)
+	return r
 }
 
 // Path returns where the registry is: its file's path, or its store's
@@ -184,28 +181,11 @@ func NewRegistry(docs store.Documents, name string) *Registry {
 func (r *Registry) Path() string { return r.where }
 
 // current returns the registry as it is now, reading it again when its
-// revision changed. The revision is asked outside the mutex, so that
-// concurrent callers do not wait for each other's round trips to a
-// database; only a reload is made under it.
+// revision changed (see store.Cached).
 func (r *Registry) current() (*registryDoc, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), registryTimeout)
 	defer cancel()
-	rev, err := r.docs.Revision(ctx, r.name)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err != nil {
-		r.checked, r.doc, r.err = false, nil, r.unreadable(err)
-		return nil, r.err
-	}
-	if r.checked && rev == r.loaded {
-		return r.doc, r.err
-	}
-	doc, rev, err := r.read(ctx)
-	r.checked, r.loaded, r.doc, r.err = true, rev, doc, nil
-	if err != nil {
-		r.doc, r.err = nil, r.unreadable(err)
-	}
-	return r.doc, r.err
+	return r.cache.Get(ctx)
 }
 
 func (r *Registry) unreadable(err error) error {
@@ -589,9 +569,7 @@ func (r *Registry) update(change func(*registryDoc) error) error {
 	defer unlock()
 	doc, rev, err := r.read(ctx)
 	if err != nil {
-		r.mu.Lock()
-		r.checked, r.loaded, r.doc, r.err = true, rev, nil, r.unreadable(err)
-		r.mu.Unlock()
+		r.cache.Set(rev, nil, err)
 		return regErr(ErrUnreadable, "federation registry %s: %v; fix or remove it before changing it", r.where, err)
 	}
 	// doc is a fresh parse, never the cached document Authenticate may be
@@ -606,8 +584,6 @@ func (r *Registry) update(change func(*registryDoc) error) error {
 	if rev, err = r.docs.Write(ctx, r.name, data); err != nil {
 		return err
 	}
-	r.mu.Lock()
-	r.checked, r.loaded, r.doc, r.err = true, rev, doc, nil
-	r.mu.Unlock()
+	r.cache.Set(rev, doc, nil)
 	return nil
 }

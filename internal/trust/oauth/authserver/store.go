@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/store"
@@ -200,11 +199,7 @@ type Store struct {
 	name  string
 	where string
 
-	mu      sync.Mutex
-	checked bool
-	seen    store.Revision // of the cached state
-	cached  *state
-	err     error
+	cache *store.Cached[*state]
 }
 
 // OpenStore returns the store in the file at path (a symbolic link there
@@ -218,7 +213,9 @@ func OpenStore(path string) *Store {
 // NewStore returns the store kept as the document name of docs (StateFile
 // in a PostgreSQL store).
 func NewStore(docs store.Documents, name string) *Store {
-	return &Store{docs: docs, name: name, where: docs.Where(name)}
+	s := &Store{docs: docs, name: name, where: docs.Where(name)}
+	s.cache = store.NewCached(docs, name, s.load, s.unreadable)
+	return s
 }
 
 // DefaultStorePath returns the state file next to the registry file.
@@ -230,26 +227,12 @@ func DefaultStorePath(registryPath string) string {
 // (without a password) and document name.
 func (s *Store) Path() string { return s.where }
 
-// read returns the state as it is now. The caller must not change it.
+// read returns the state as it is now (see store.Cached). The caller
+// must not change it.
 func (s *Store) read() (*state, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), stateTimeout)
 	defer cancel()
-	rev, err := s.docs.Revision(ctx, s.name)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err != nil {
-		s.checked, s.cached, s.err = false, nil, s.unreadable(err)
-		return nil, s.err
-	}
-	if s.checked && rev == s.seen {
-		return s.cached, s.err
-	}
-	st, seen, err := s.load(ctx)
-	s.checked, s.seen, s.cached, s.err = true, seen, st, nil
-	if err != nil {
-		s.cached, s.err = nil, s.unreadable(err)
-	}
-	return s.cached, s.err
+	return s.cache.Get(ctx)
 }
 
 func (s *Store) unreadable(err error) error {
@@ -282,9 +265,7 @@ func (s *Store) update(now time.Time, change func(*state) error) error {
 	defer unlock()
 	st, rev, err := s.load(ctx)
 	if err != nil {
-		s.mu.Lock()
-		s.checked, s.seen, s.cached, s.err = true, rev, nil, s.unreadable(err)
-		s.mu.Unlock()
+		s.cache.Set(rev, nil, err)
 		return s.unreadable(err)
 	}
 	st.prune(now)
@@ -303,9 +284,7 @@ func (s *Store) update(now time.Time, change func(*state) error) error {
 	if rev, err = s.docs.Write(ctx, s.name, data); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.checked, s.seen, s.cached, s.err = true, rev, st, nil
-	s.mu.Unlock()
+	s.cache.Set(rev, st, nil)
 	if keep != nil {
 		return keep.err
 	}
