@@ -181,14 +181,22 @@ func (a *arms) scoreDoc(lq lexQuery, d int32) float32 {
 	return s
 }
 
-// vector returns the vector arm's best armDepth allowed documents for the
-// unit vector q. A document's similarity is its best cosine: that of its
-// title and summary, or of one of its passages. Every document is
-// compared by its title and summary; the passages are compared for the
-// pool of documents either arm found (the vector arm's first armDepth and
-// the lexical hits), which keeps the scan to one vector per document.
-func (a *arms) vector(q []float32, allowed bitset, lexical []hit) []hit {
-	byTitle := a.vec.search(q, allowed, armDepth)
+// titles is the first step of the vector arm: the armDepth allowed
+// documents whose title and summary are the most similar to the unit
+// vector q. It does not depend on the lexical arm, so Search runs the two
+// side by side.
+func (a *arms) titles(q []float32, allowed bitset) []hit {
+	return a.vec.search(q, allowed, armDepth)
+}
+
+// vector returns the vector arm's best armDepth documents for the unit
+// vector q, byTitle being titles(q, allowed). A document's similarity is
+// its best cosine: that of its title and summary, or of one of its
+// passages. Every document is compared by its title and summary; the
+// passages are compared for the pool of documents either arm found (the
+// vector arm's first armDepth and the lexical hits), which keeps the scan
+// to one vector per document.
+func (a *arms) vector(q []float32, byTitle, lexical []hit) []hit {
 	if a.pass == nil || a.pass.vec == nil {
 		return byTitle
 	}
