@@ -116,11 +116,13 @@ func (ix *bm25) lookup(words []spelled) []qterm {
 }
 
 // score adds w·impact of each query term to acc for the allowed
-// documents, and returns touched extended by the documents it scored
-// first.
-func (ix *bm25) score(qs []qterm, allowed bitset, acc []float32, touched []int32) []int32 {
+// documents numbered from lo to hi (excluded), and returns touched
+// extended by the documents it scored first.
+func (ix *bm25) score(qs []qterm, allowed bitset, lo, hi int32, acc []float32, touched []int32) []int32 {
 	for _, q := range qs {
 		docs, imps := ix.doc[ix.start[q.id]:ix.start[q.id+1]], ix.imp[ix.start[q.id]:ix.start[q.id+1]]
+		i, j := within(docs, lo, hi)
+		docs, imps = docs[i:j], imps[i:j]
 		for i, d := range docs {
 			if !allowed.has(int(d)) {
 				continue
@@ -147,4 +149,12 @@ func (ix *bm25) scoreDoc(qs []qterm, d int32) float32 {
 		}
 	}
 	return s
+}
+
+// within returns the positions i and j such that ids[i:j] are the ids
+// from lo to hi (excluded), ids being increasing.
+func within(ids []int32, lo, hi int32) (int, int) {
+	i, _ := slices.BinarySearch(ids, lo)
+	j, _ := slices.BinarySearch(ids[i:], hi)
+	return i, i + j
 }

@@ -46,8 +46,9 @@ func TestMaxScoreExact(t *testing.T) {
 	checkMaxScore(t, ix, []string{"rain", "weather clouds", "sunshine rain wind again", "little report", "notes on the weather"}, rng)
 }
 
-// checkMaxScore compares MaxScore with scoring every posting and with
-// scoring every document, for each query text.
+// checkMaxScore compares MaxScore with scoring every posting (in one
+// pass and by halves of the documents) and with scoring every document,
+// for each query text.
 func checkMaxScore(t *testing.T, ix *Index, texts []string, rng *rand.Rand) {
 	t.Helper()
 	a := &ix.docs
@@ -66,6 +67,9 @@ func checkMaxScore(t *testing.T, ix *Index, texts []string, rng *rand.Rand) {
 			got := a.maxScoreTop(lq, allowed, k)
 			if want := a.exhaustive(lq, allowed, k); !slices.Equal(got, want) {
 				t.Fatalf("query %q, top %d: MaxScore %v, every posting scored %v", text, k, got, want)
+			}
+			if halves := a.exhaustiveHalves(lq, allowed, k); !slices.Equal(got, halves) {
+				t.Fatalf("query %q, top %d: MaxScore %v, every posting scored by halves %v", text, k, got, halves)
 			}
 			top := newTopK(k)
 			for d := range a.nodes {

@@ -164,12 +164,14 @@ func buildPassages(g *graph.Graph, nodes []graph.NodeID) (*passageIndex, []strin
 }
 
 // score adds w·impact of each query term to acc for the passages of
-// allowed documents, and returns touched extended by the passages it
-// scored first.
-func (pi *passageIndex) score(qs []qterm, allowed bitset, acc []float32, touched []int32) []int32 {
+// the allowed documents numbered from lo to hi (excluded), and returns
+// touched extended by the passages it scored first.
+func (pi *passageIndex) score(qs []qterm, allowed bitset, lo, hi int32, acc []float32, touched []int32) []int32 {
 	ix := pi.lex
 	for _, q := range qs {
 		ps, imps := ix.doc[ix.start[q.id]:ix.start[q.id+1]], ix.imp[ix.start[q.id]:ix.start[q.id+1]]
+		i, j := within(ps, pi.first[lo], pi.first[hi])
+		ps, imps = ps[i:j], imps[i:j]
 		for i, p := range ps {
 			if !allowed.has(int(pi.doc[p])) {
 				continue

@@ -141,7 +141,7 @@ func ranking(t testing.TB, ix *Index, q Query, a arm) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits = ix.docs.vector(qv, allowed, nil)
+		hits = ix.docs.vector(qv, ix.docs.titles(qv, allowed), nil)
 		hits = hits[:min(len(hits), q.TopK)]
 	}
 	var uids []string

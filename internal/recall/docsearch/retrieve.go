@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -124,9 +125,48 @@ var scratchPool sync.Pool
 // order they were met.
 const denseFold = 8
 
+// splitPostings: from this many postings of the query's lists, the
+// exhaustive scoring is cut into two halves of the documents, scored side
+// by side.
+const splitPostings = 32768
+
 // exhaustive returns the top k as lexical does, scoring every posting
 // of every query term, term at a time.
 func (a *arms) exhaustive(lq lexQuery, allowed bitset, k int) []hit {
+	postings := a.lex.postingsOf(lq.fields)
+	if a.pass != nil {
+		postings += a.pass.lex.postingsOf(lq.pass)
+	}
+	if postings < splitPostings {
+		return a.exhaustiveSpan(lq, allowed, 0, int32(len(a.nodes)), k)
+	}
+	return a.exhaustiveHalves(lq, allowed, k)
+}
+
+// exhaustiveHalves returns the top k of exhaustive, scoring the two
+// halves of the documents side by side. A document's score is summed as
+// in one pass (its terms in the same order), and hits are ordered totally
+// (worse), so the top k of the halves merge into the same top k.
+func (a *arms) exhaustiveHalves(lq lexQuery, allowed bitset, k int) []hit {
+	n := int32(len(a.nodes))
+	var low []hit
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		low = a.exhaustiveSpan(lq, allowed, 0, n/2, k)
+	}()
+	high := a.exhaustiveSpan(lq, allowed, n/2, n, k)
+	<-done
+	top := newTopK(k)
+	for _, h := range slices.Concat(low, high) {
+		top.push(h.doc, h.score)
+	}
+	return top.best()
+}
+
+// exhaustiveSpan returns the top k of exhaustive among the documents
+// numbered from lo to hi (excluded).
+func (a *arms) exhaustiveSpan(lq lexQuery, allowed bitset, lo, hi int32, k int) []hit {
 	s, _ := scratchPool.Get().(*scratch)
 	if s == nil {
 		s = &scratch{}
@@ -134,12 +174,12 @@ func (a *arms) exhaustive(lq lexQuery, allowed bitset, k int) []hit {
 	if len(s.acc) < len(a.nodes) {
 		s.acc, s.best = make([]float32, len(a.nodes)), make([]float32, len(a.nodes))
 	}
-	s.touched = a.lex.score(lq.fields, allowed, s.acc, s.touched[:0])
+	s.touched = a.lex.score(lq.fields, allowed, lo, hi, s.acc, s.touched[:0])
 	if a.pass != nil {
 		if len(s.pacc) < len(a.pass.doc) {
 			s.pacc = make([]float32, len(a.pass.doc))
 		}
-		s.ptouched = a.pass.score(lq.pass, allowed, s.pacc, s.ptouched[:0])
+		s.ptouched = a.pass.score(lq.pass, allowed, lo, hi, s.pacc, s.ptouched[:0])
 		fold := func(p int32) {
 			d, v := a.pass.doc[p], s.pacc[p]
 			s.pacc[p] = 0
@@ -148,12 +188,13 @@ func (a *arms) exhaustive(lq lexQuery, allowed bitset, k int) []hit {
 			}
 			s.best[d] = max(s.best[d], v)
 		}
-		if n := len(a.pass.doc); len(s.ptouched) >= n/denseFold {
+		plo, phi := a.pass.first[lo], a.pass.first[hi]
+		if len(s.ptouched) >= int(phi-plo)/denseFold {
 			// many passages: fold them in order, which reads and writes
 			// memory in sequence (a document's passages are consecutive)
-			for p, v := range s.pacc[:n] {
-				if v != 0 {
-					fold(int32(p))
+			for p := plo; p < phi; p++ {
+				if s.pacc[p] != 0 {
+					fold(p)
 				}
 			}
 		} else {
@@ -181,14 +222,22 @@ func (a *arms) scoreDoc(lq lexQuery, d int32) float32 {
 	return s
 }
 
-// vector returns the vector arm's best armDepth allowed documents for the
-// unit vector q. A document's similarity is its best cosine: that of its
-// title and summary, or of one of its passages. Every document is
-// compared by its title and summary; the passages are compared for the
-// pool of documents either arm found (the vector arm's first armDepth and
-// the lexical hits), which keeps the scan to one vector per document.
-func (a *arms) vector(q []float32, allowed bitset, lexical []hit) []hit {
-	byTitle := a.vec.search(q, allowed, armDepth)
+// titles is the first step of the vector arm: the armDepth allowed
+// documents whose title and summary are the most similar to the unit
+// vector q. It does not depend on the lexical arm, so Search runs the two
+// side by side.
+func (a *arms) titles(q []float32, allowed bitset) []hit {
+	return a.vec.search(q, allowed, armDepth)
+}
+
+// vector returns the vector arm's best armDepth documents for the unit
+// vector q, byTitle being titles(q, allowed). A document's similarity is
+// its best cosine: that of its title and summary, or of one of its
+// passages. Every document is compared by its title and summary; the
+// passages are compared for the pool of documents either arm found (the
+// vector arm's first armDepth and the lexical hits), which keeps the scan
+// to one vector per document.
+func (a *arms) vector(q []float32, byTitle, lexical []hit) []hit {
 	if a.pass == nil || a.pass.vec == nil {
 		return byTitle
 	}

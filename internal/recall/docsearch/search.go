@@ -26,21 +26,35 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 		return nil, err
 	}
 	res := &Results{Results: []Result{}}
-	qvec, err := queryVector(ctx, ix.emb, q.Embedder, q.Text)
-	switch {
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(err, ErrEmbedderMismatch):
-		return nil, err
-	case err != nil:
-		res.Warnings = append(res.Warnings, fmt.Sprintf("vector arm skipped: %v", err))
-	}
+	// The query's embedding and the vector arm's search by title run
+	// beside the lexical arm: neither needs the other.
+	var (
+		qvec    []float32
+		byTitle []hit
+		verr    error
+	)
+	embedded := make(chan struct{})
+	go func() {
+		defer close(embedded)
+		if qvec, verr = queryVector(ctx, ix.emb, q.Embedder, q.Text); verr == nil && qvec != nil {
+			byTitle = ix.docs.titles(qvec, allowed)
+		}
+	}()
 	terms := queryTerms(q.Text)
 	lq := ix.docs.resolve(terms, ix.realTerms(q.Text))
 	lex := ix.docs.lexical(lq, allowed, armDepth)
+	<-embedded
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(verr, ErrEmbedderMismatch):
+		return nil, verr
+	case verr != nil:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("vector arm skipped: %v", verr))
+	}
 	var vec []hit
 	if qvec != nil {
-		vec = ix.docs.vector(qvec, allowed, lex)
+		vec = ix.docs.vector(qvec, byTitle, lex)
 	}
 	cs := fuse(trim(lex, lexMinShare), trim(vec, vecMinShare))
 	if len(cs) > rerankDepth {
