@@ -193,14 +193,19 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if cfg.transport == "http" || cfg.ops.metricsListen != "" {
 		metrics = mcpmetrics.New()
 	}
+	// With --store, one pool serves the library, the registry, the OAuth
+	// state and the audit log.
+	var pg *postgres.Store
+	if cfg.store != "" {
+		if pg, err = openPostgres(ctx, cfg.store); err != nil {
+			return err
+		}
+		defer pg.Close()
+	}
 	var auth *mcphttp.Auth
 	var place trustPlace // the registry and OAuth state (--store: the database's)
 	if cfg.transport == "http" {
-		var closePlace func()
-		if place, closePlace, err = openTrustPlace(ctx, cfg.registry, cfg.store); err != nil {
-			return err
-		}
-		defer closePlace()
+		place = trustPlace{registryPath: cfg.registry, pg: pg}
 		if auth, err = httpAuth(cfg, place, log); err != nil {
 			return err
 		}
@@ -220,7 +225,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if peers != nil {
 		defer peers.Close()
 	}
-	lib, writer, closeLib, err := openLibrary(ctx, cfg.library, cfg.store, log)
+	lib, writer, closeLib, err := openLibrary(ctx, cfg.library, pg, log)
 	if err != nil {
 		return err
 	}

@@ -191,33 +191,25 @@ func openPostgres(ctx context.Context, url string) (*postgres.Store, error) {
 }
 
 // openLibrary opens what bourdon serve reads and writes: the library
-// directory root, or, with url set, the manifests in that PostgreSQL store
+// directory root, or, with pg set, the manifests in that PostgreSQL store
 // (see libraryDocuments for the requests and the drift watermarks),
 // followed through LISTEN/NOTIFY and periodic reconciliation until ctx
-// ends.
-func openLibrary(ctx context.Context, root, url string, log *slog.Logger) (*library.Library, *commit.Writer, func(), error) {
-	if url == "" {
+// ends. The returned function closes the library; pg stays the caller's.
+func openLibrary(ctx context.Context, root string, pg *postgres.Store, log *slog.Logger) (*library.Library, *commit.Writer, func(), error) {
+	if pg == nil {
 		lib, err := library.Open(root, log)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		return lib, commit.New(lib.Root()), func() { lib.Close() }, nil
 	}
-	if err := postgres.CheckURL(url); err != nil {
-		return nil, nil, nil, fmt.Errorf("--store: %w", err)
-	}
-	pg, err := postgres.Open(ctx, url)
-	if err != nil {
-		return nil, nil, nil, err
-	}
 	lib, err := library.OpenStore(root, pg, library.DefaultReconcile, log)
 	if err != nil {
-		pg.Close()
 		return nil, nil, nil, err
 	}
 	listenCtx, stop := context.WithCancel(ctx)
 	go pg.Listen(listenCtx, func(string) { lib.Notify() }, log)
-	return lib, commit.OnStore(pg), func() { stop(); lib.Close(); pg.Close() }, nil
+	return lib, commit.OnStore(pg), func() { stop(); lib.Close() }, nil
 }
 
 // storeVectors says, for the start-up banner, where a PostgreSQL store's

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/trust"
@@ -25,10 +24,7 @@ func openTrustPlace(ctx context.Context, registryPath, url string) (trustPlace, 
 	if url == "" {
 		return trustPlace{registryPath: registryPath}, func() {}, nil
 	}
-	if err := postgres.CheckURL(url); err != nil {
-		return trustPlace{}, nil, fmt.Errorf("--store: %w", err)
-	}
-	pg, err := postgres.Open(ctx, url)
+	pg, err := openPostgres(ctx, url)
 	if err != nil {
 		return trustPlace{}, nil, err
 	}
