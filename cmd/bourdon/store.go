@@ -96,7 +96,7 @@ on serve, history and staging). See docs/deploy.md.
 			}
 			// Every check above writes nothing; the registry's copy checks,
 			// then writes, first.
-			if err := reg.run(ctx, args[0], args[1], cmd.OutOrStdout()); err != nil {
+			if err := reg.run(ctx, src, dst, cmd.OutOrStdout()); err != nil {
 				return cliFail(cmd, err)
 			}
 			st, err := commit.Copy(ctx, src, dst)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/store"
 	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/trust/oauth/authserver"
@@ -31,10 +32,12 @@ func (c *registryCopy) flags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&c.skip, "no-registry", false, "copy the library only, not the registry and OAuth state")
 }
 
-// run copies the registry and the OAuth state from src to dst (each a
-// directory or a postgres:// URL) and says what it copied.
-func (c *registryCopy) run(ctx context.Context, src, dst string, out io.Writer) error {
-	if c.skip || (!postgres.IsURL(src) && !postgres.IsURL(dst)) {
+// run copies the registry and the OAuth state from src to dst, the
+// stores bourdon store copy opened, and says what it copied.
+func (c *registryCopy) run(ctx context.Context, src, dst store.Store, out io.Writer) error {
+	srcPG, _ := src.(*postgres.Store)
+	dstPG, _ := dst.(*postgres.Store)
+	if c.skip || (srcPG == nil && dstPG == nil) {
 		return nil // two directories share the one registry file
 	}
 	path := c.path
@@ -44,22 +47,8 @@ func (c *registryCopy) run(ctx context.Context, src, dst string, out io.Writer) 
 			return err
 		}
 	}
-	open := func(spec string) (trustPlace, func(), error) {
-		if postgres.IsURL(spec) {
-			return openTrustPlace(ctx, "", spec)
-		}
-		return openTrustPlace(ctx, path, "")
-	}
-	from, closeFrom, err := open(src)
-	if err != nil {
-		return err
-	}
-	defer closeFrom()
-	to, closeTo, err := open(dst)
-	if err != nil {
-		return err
-	}
-	defer closeTo()
+	// A database side's registry is its own; a directory's, the file.
+	from, to := trustPlace{registryPath: path, pg: srcPG}, trustPlace{registryPath: path, pg: dstPG}
 	fromReg, toReg := from.registry(), to.registry()
 	members, copied, err := trust.CopyRegistry(ctx, fromReg, toReg, c.replace)
 	if err != nil {
