@@ -53,3 +53,7 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// The go-sdk is carried with patches until they land upstream:
+// third_party/go-sdk/PATCHES.md lists each one and why.
+replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
