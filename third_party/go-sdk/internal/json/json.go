@@ -41,7 +41,16 @@ func Unmarshal(data []byte, v any) error {
 	if err := checkMaxDepth(data, defaultMaxDepth); err != nil {
 		return err
 	}
-	return NewDecoder(bytes.NewReader(data)).Decode(v)
+	// Parse the bytes in place: a Decoder over a bytes.Reader would copy
+	// them into a fresh buffer of at least 32 KiB first, whatever their
+	// size (bourdon patch 1, see PATCHES.md). Like the Decoder, this
+	// reads the first value and ignores what follows it, and an input of
+	// nothing but white space is io.EOF.
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
+		return io.EOF
+	}
+	_, err := json.Parse(data, v, json.DontMatchCaseInsensitiveStructFields)
+	return err
 }
 
 // checkMaxDepth scans data once and reports [errMaxDepthExceeded] if the
