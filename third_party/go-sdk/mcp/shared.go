@@ -530,19 +530,59 @@ func setProgressToken(p Params, pt any) {
 	m[progressTokenKey] = pt
 }
 
-// extractRequestMeta performs a lightweight partial unmarshal of the `_meta`
-// field from a JSON-RPC request's raw params.
-func extractRequestMeta(rawParams json.RawMessage) Meta {
+// rawRequestMeta holds the `_meta` values the server reads from every
+// request, each left as its JSON bytes (nil when absent, "null" when null).
+type rawRequestMeta struct {
+	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
+}
+
+// extractRawRequestMeta performs a lightweight partial unmarshal of the
+// `_meta` field from a JSON-RPC request's raw params: only the keys the
+// server reads, each left as its JSON bytes. It is nil where the params or
+// their `_meta` cannot be read (bourdon patch 2, see
+// third_party/go-sdk/PATCHES.md: upstream decodes every value into a
+// map[string]any, which cost more than the rest of the call's parsing).
+func extractRawRequestMeta(rawParams json.RawMessage) *rawRequestMeta {
 	if len(rawParams) == 0 {
 		return nil
 	}
-	var meta struct {
-		Meta Meta `json:"_meta"`
+	var params struct {
+		Meta *rawRequestMeta `json:"_meta"`
 	}
-	if err := internaljson.Unmarshal(rawParams, &meta); err != nil {
+	if err := internaljson.Unmarshal(rawParams, &params); err != nil {
 		return nil
 	}
-	return meta.Meta
+	return params.Meta
+}
+
+// requestMetaProtocolVersion is the string value of
+// _meta[MetaKeyProtocolVersion], or "" when there is none or it is not a
+// string (bourdon patch 2).
+func requestMetaProtocolVersion(rawParams json.RawMessage) string {
+	meta := extractRawRequestMeta(rawParams)
+	if meta == nil {
+		return ""
+	}
+	v, _ := decodeRawMetaValue[string](meta.ProtocolVersion)
+	return v
+}
+
+// decodeRawMetaValue is decodeMetaValue for a value still in its JSON
+// bytes: absent and null are not ok, and so is a value T cannot hold
+// (bourdon patch 2).
+func decodeRawMetaValue[T any](raw json.RawMessage) (T, bool) {
+	var zero T
+	if len(raw) == 0 || string(raw) == "null" {
+		return zero, false
+	}
+	var v T
+	if err := internaljson.Unmarshal(raw, &v); err != nil {
+		return zero, false
+	}
+	return v, true
 }
 
 type validatedMeta struct {
@@ -569,18 +609,21 @@ func validateRequestMeta(req *jsonrpc.Request) (*validatedMeta, error) {
 	if !req.IsCall() {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
-	meta := extractRequestMeta(req.Params)
+	// The values are decoded from their bytes straight into their types,
+	// not into a map[string]any that is then re-encoded and decoded again
+	// (bourdon patch 2, see third_party/go-sdk/PATCHES.md).
+	meta := extractRawRequestMeta(req.Params)
 	if meta == nil {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
-	protocolVersion, ok := meta[MetaKeyProtocolVersion].(string)
+	protocolVersion, ok := decodeRawMetaValue[string](meta.ProtocolVersion)
 	if !ok || protocolVersion < protocolVersion20260728 {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
 	var clientInfo *Implementation
-	if _, present := meta[MetaKeyClientInfo]; present {
+	if meta.ClientInfo != nil {
 		var ok bool
-		clientInfo, ok = decodeMetaValue[*Implementation](meta, MetaKeyClientInfo)
+		clientInfo, ok = decodeRawMetaValue[*Implementation](meta.ClientInfo)
 		if !ok {
 			return nil, &jsonrpc.Error{
 				Code:    jsonrpc.CodeInvalidParams,
@@ -588,14 +631,14 @@ func validateRequestMeta(req *jsonrpc.Request) (*validatedMeta, error) {
 			}
 		}
 	}
-	capabilities, ok := decodeMetaValue[*clientCapabilitiesV2](meta, MetaKeyClientCapabilities)
+	capabilities, ok := decodeRawMetaValue[*clientCapabilitiesV2](meta.ClientCapabilities)
 	if !ok {
 		return nil, &jsonrpc.Error{
 			Code:    jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("missing or invalid _meta field %q", MetaKeyClientCapabilities),
 		}
 	}
-	logLevel, _ := decodeMetaValue[LoggingLevel](meta, MetaKeyLogLevel)
+	logLevel, _ := decodeRawMetaValue[LoggingLevel](meta.LogLevel)
 	return &validatedMeta{usesNewProtocol: true, initializeParams: &InitializeParams{
 		ProtocolVersion: protocolVersion,
 		Capabilities:    capabilities.toV1(),

@@ -35,7 +35,17 @@ const (
 func extractName(method string, params json.RawMessage) (string, bool) {
 	switch method {
 	case "tools/call":
-		var p CallToolParams
+		// CallToolParams, with the arguments and the _meta values left as
+		// bytes: they are not needed here, and decoding them into maps
+		// cost more than the rest of the call's parsing. It accepts and
+		// refuses what CallToolParams does (bourdon patch 2).
+		var p struct {
+			Meta           *struct{}        `json:"_meta,omitempty"` // an object or null, as Meta
+			Name           string           `json:"name"`
+			Arguments      json.RawMessage  `json:"arguments,omitempty"`
+			InputResponses InputResponseMap `json:"inputResponses,omitempty"`
+			RequestState   string           `json:"requestState,omitempty"`
+		}
 		if err := internaljson.Unmarshal(params, &p); err == nil {
 			return p.Name, true
 		}

@@ -1,0 +1,161 @@
+// Copyright 2025 The Go MCP SDK Authors. All rights reserved.
+// Use of this source code is governed by the license
+// that can be found in the LICENSE file.
+
+// This file belongs to bourdon patch 2 (see ../PATCHES.md): it keeps
+// upstream's versions of the patched functions as oracles and checks
+// that the patched ones agree with them.
+
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// upstreamExtractRequestMeta is extractRequestMeta of go-sdk v1.8.0.
+func upstreamExtractRequestMeta(rawParams json.RawMessage) Meta {
+	if len(rawParams) == 0 {
+		return nil
+	}
+	var meta struct {
+		Meta Meta `json:"_meta"`
+	}
+	if err := internaljson.Unmarshal(rawParams, &meta); err != nil {
+		return nil
+	}
+	return meta.Meta
+}
+
+// upstreamExtractName is the tools/call case of extractName of go-sdk v1.8.0.
+func upstreamExtractName(params json.RawMessage) (string, bool) {
+	var p CallToolParams
+	if err := internaljson.Unmarshal(params, &p); err == nil {
+		return p.Name, true
+	}
+	return "", false
+}
+
+// upstreamValidateRequestMeta is validateRequestMeta of go-sdk v1.8.0.
+func upstreamValidateRequestMeta(req *jsonrpc.Request) (*validatedMeta, error) {
+	// SEP-2575 defines the `_meta` triple for calls only: NotificationParams
+	// declares `_meta` optional with no protocolVersion, so a notification
+	// neither selects the new protocol nor is discarded for carrying an
+	// incomplete triple.
+	if !req.IsCall() {
+		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
+	}
+	meta := upstreamExtractRequestMeta(req.Params)
+	if meta == nil {
+		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
+	}
+	protocolVersion, ok := meta[MetaKeyProtocolVersion].(string)
+	if !ok || protocolVersion < protocolVersion20260728 {
+		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
+	}
+	var clientInfo *Implementation
+	if _, present := meta[MetaKeyClientInfo]; present {
+		var ok bool
+		clientInfo, ok = decodeMetaValue[*Implementation](meta, MetaKeyClientInfo)
+		if !ok {
+			return nil, &jsonrpc.Error{
+				Code:    jsonrpc.CodeInvalidParams,
+				Message: fmt.Sprintf("invalid _meta field %q", MetaKeyClientInfo),
+			}
+		}
+	}
+	capabilities, ok := decodeMetaValue[*clientCapabilitiesV2](meta, MetaKeyClientCapabilities)
+	if !ok {
+		return nil, &jsonrpc.Error{
+			Code:    jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("missing or invalid _meta field %q", MetaKeyClientCapabilities),
+		}
+	}
+	logLevel, _ := decodeMetaValue[LoggingLevel](meta, MetaKeyLogLevel)
+	return &validatedMeta{usesNewProtocol: true, initializeParams: &InitializeParams{
+		ProtocolVersion: protocolVersion,
+		Capabilities:    capabilities.toV1(),
+		ClientInfo:      clientInfo,
+	}, logLevel: logLevel}, nil
+}
+
+// patchedParams are tools/call params that the patched functions must
+// read as upstream's do: well formed, malformed, and the edge cases of
+// each _meta value.
+var patchedParams = []string{
+	``,
+	`{}`,
+	`null`,
+	`[]`,
+	`5`,
+	`{"name":"t"}`,
+	`{"name":"t","arguments":{"a":[1,{"b":null}]}}`,
+	`{"name":"t","arguments":[1,2]}`,
+	`{"name":"t","arguments":"s"}`,
+	`{"name":5}`,
+	`{"name":"t","requestState":5}`,
+	`{"name":"t","inputResponses":5}`,
+	`{"name":"t","_meta":null}`,
+	`{"name":"t","_meta":5}`,
+	`{"name":"t","_meta":[]}`,
+	`{"name":"t","_meta":"s"}`,
+	`{"name":"t","_meta":{}}`,
+	`{"name":"t","_meta":{"progressToken":1}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/logLevel":"debug"}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":null}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":5}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":null}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":[]}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":5}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":5,"io.modelcontextprotocol/clientCapabilities":{}}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":null}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}`,
+	`{"name":"t","_meta":{"IO.MODELCONTEXTPROTOCOL/PROTOCOLVERSION":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"_meta":null}`,
+	`{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"`,
+}
+
+func TestPatchedMetaAgreesWithUpstream(t *testing.T) {
+	for _, in := range patchedParams {
+		raw := json.RawMessage(in)
+		want, _ := upstreamExtractRequestMeta(raw)[MetaKeyProtocolVersion].(string)
+		if got := requestMetaProtocolVersion(raw); got != want {
+			t.Errorf("%s: protocol version %q, upstream %q", in, got, want)
+		}
+		for _, id := range []jsonrpc.ID{{}, mustID(t, "1")} {
+			req := &jsonrpc.Request{ID: id, Method: "tools/call", Params: raw}
+			got, gotErr := validateRequestMeta(req)
+			want, wantErr := upstreamValidateRequestMeta(req)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s (call %v): validateRequestMeta gave %+v, %v; upstream %+v, %v", in, req.IsCall(), got, gotErr, want, wantErr)
+			}
+		}
+	}
+}
+
+func TestPatchedExtractNameAgreesWithUpstream(t *testing.T) {
+	for _, in := range patchedParams {
+		gotName, gotOK := extractName("tools/call", json.RawMessage(in))
+		wantName, wantOK := upstreamExtractName(json.RawMessage(in))
+		if gotName != wantName || gotOK != wantOK {
+			t.Errorf("%s: extractName gave %q, %v; upstream %q, %v", in, gotName, gotOK, wantName, wantOK)
+		}
+	}
+}
+
+func mustID(t *testing.T, v any) jsonrpc.ID {
+	t.Helper()
+	id, err := jsonrpc.MakeID(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
