@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
 )
@@ -234,13 +235,30 @@ func marshalToRaw(obj any) (json.RawMessage, error) {
 }
 
 // jsonMarshal marshals obj to JSON like json.Marshal but without HTML escaping.
+//
+// It encodes into a pooled buffer and returns a copy of exactly the
+// encoded size: a fresh bytes.Buffer grows from 64 bytes by doubling, so
+// a 5 KB response cost about 16 KB of buffers (bourdon patch 3, see
+// third_party/go-sdk/PATCHES.md).
 func jsonMarshal(obj any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := marshalBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledMarshalBuffer {
+			buf.Reset()
+			marshalBuffers.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(obj); err != nil {
 		return nil, err
 	}
 	// json.Encoder.Encode adds a trailing newline. Trim it to be consistent with json.Marshal.
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return bytes.Clone(bytes.TrimRight(buf.Bytes(), "\n")), nil
 }
+
+// marshalBuffers holds jsonMarshal's buffers; one that grew past
+// maxPooledMarshalBuffer is left to the collector rather than kept.
+var marshalBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledMarshalBuffer = 1 << 20
