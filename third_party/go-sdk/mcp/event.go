@@ -41,24 +41,35 @@ func (e Event) Empty() bool {
 }
 
 // writeEvent writes the event to w, and flushes.
+//
+// The event is written in pieces rather than assembled in a buffer first:
+// the ResponseWriter buffers what it is given, and a copy of the payload
+// cost an allocation of its size on every message (bourdon patch 4, see
+// third_party/go-sdk/PATCHES.md). The bytes written are the same.
 func writeEvent(w http.ResponseWriter, evt Event) (int, error) {
-	var b bytes.Buffer
-	if evt.Name != "" {
-		fmt.Fprintf(&b, "event: %s\n", evt.Name)
+	var n int
+	var err error
+	put := func(s string) {
+		if err == nil {
+			var m int
+			m, err = io.WriteString(w, s)
+			n += m
+		}
 	}
-	if evt.ID != "" {
-		fmt.Fprintf(&b, "id: %s\n", evt.ID)
+	for _, field := range [...]struct{ name, value string }{{"event: ", evt.Name}, {"id: ", evt.ID}, {"retry: ", evt.Retry}} {
+		if field.value != "" {
+			put(field.name)
+			put(field.value)
+			put("\n")
+		}
 	}
-	if evt.Retry != "" {
-		fmt.Fprintf(&b, "retry: %s\n", evt.Retry)
+	put("data: ")
+	if err == nil {
+		var m int
+		m, err = w.Write(evt.Data)
+		n += m
 	}
-	// Write the payload directly into a pre-grown buffer to avoid the extra
-	// copy from string(evt.Data) and repeated buffer regrowths.
-	b.Grow(len("data: \n\n") + len(evt.Data))
-	b.WriteString("data: ")
-	b.Write(evt.Data)
-	b.WriteString("\n\n")
-	n, err := w.Write(b.Bytes())
+	put("\n\n")
 	rc := http.NewResponseController(w)
 	// Ignore returned error as flushing is best-effort.
 	_ = rc.Flush()
