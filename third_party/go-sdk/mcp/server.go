@@ -2043,6 +2043,15 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc.Request) (any,
 		setCompleteResultType(res)
 		annotateServerInfo(res, ss.server.impl)
 	}
+	// A tool's result is encoded here, once: its MarshalJSON gives compact
+	// JSON in a new slice, which is what the response would hold after
+	// encoding it again and copying it (bourdon patch 5). On an error the
+	// result goes on as it is, to fail as it would have.
+	if ctr, ok := res.(*CallToolResult); ok && ctr != nil {
+		if data, err := ctr.MarshalJSON(); err == nil {
+			return jsonrpc2.CompactJSON(data), nil
+		}
+	}
 	return res, nil
 }
 

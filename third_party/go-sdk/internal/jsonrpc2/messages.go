@@ -227,11 +227,29 @@ func marshalToRaw(obj any) (json.RawMessage, error) {
 	if obj == nil {
 		return nil, nil
 	}
+	if c, ok := obj.(CompactJSON); ok {
+		return json.RawMessage(c), nil
+	}
 	data, err := jsonMarshal(obj)
 	if err != nil {
 		return nil, err
 	}
 	return json.RawMessage(data), nil
+}
+
+// CompactJSON is a value already encoded as compact JSON, exactly as
+// jsonMarshal would encode it, in a slice of its own: a handler may return
+// it as its result, and the response keeps it as it is instead of
+// compacting and copying it again (bourdon patch 5, see
+// third_party/go-sdk/PATCHES.md).
+type CompactJSON []byte
+
+// MarshalJSON returns c itself, as json.RawMessage does.
+func (c CompactJSON) MarshalJSON() ([]byte, error) {
+	if c == nil {
+		return []byte("null"), nil
+	}
+	return c, nil
 }
 
 // jsonMarshal marshals obj to JSON like json.Marshal but without HTML escaping.
