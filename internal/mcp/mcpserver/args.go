@@ -39,32 +39,43 @@ type selfValidating interface{ validatesItself() }
 
 // decodeArgs reads tool arguments: defaults applied, then validated
 // against the input schema (unless In is selfValidating), the access
-// level capped at ceiling, then decoded into In.
-func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved, ceiling visibility.Level) (In, error) {
+// level capped at ceiling, then decoded into In. It also returns the
+// echoes: the top-level string arguments as the caller sent them, before
+// defaults and the cap, which redactResult treats as the caller's own.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved, ceiling visibility.Level) (In, map[string]string, error) {
 	var in In
 	m := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return in, fmt.Errorf("validating \"arguments\": arguments must be a JSON object: %v", err)
+			return in, nil, fmt.Errorf("validating \"arguments\": arguments must be a JSON object: %v", err)
+		}
+	}
+	var echoes map[string]string
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			if echoes == nil {
+				echoes = make(map[string]string, len(m))
+			}
+			echoes[k] = s
 		}
 	}
 	if err := schema.ApplyDefaults(&m); err != nil {
-		return in, fmt.Errorf("validating \"arguments\": %v", err)
+		return in, nil, fmt.Errorf("validating \"arguments\": %v", err)
 	}
 	if _, own := any(in).(selfValidating); !own {
 		if err := schema.Validate(m); err != nil {
-			return in, fmt.Errorf("validating \"arguments\": %v", err)
+			return in, nil, fmt.Errorf("validating \"arguments\": %v", err)
 		}
 	}
 	capAccess(m, ceiling)
 	b, err := json.Marshal(m)
 	if err != nil {
-		return in, err
+		return in, nil, err
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
-		return in, fmt.Errorf("validating \"arguments\": %v", err)
+		return in, nil, fmt.Errorf("validating \"arguments\": %v", err)
 	}
-	return in, nil
+	return in, echoes, nil
 }
 
 // capAccess lowers the access_level argument of a tool call (sent, or its

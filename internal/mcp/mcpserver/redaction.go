@@ -37,10 +37,11 @@ import (
 // fields, with uids that never spell a flagged name (package knowledge), so
 // a query cannot find or show what the memory tools would not.
 
-// redactResult redacts the JSON of a tool result of the given kind; args
-// are the call's raw arguments, whose top-level strings are the echoes.
-func redactResult(kind redact.Kind, args json.RawMessage, b []byte) []byte {
-	return redact.JSONAs(b, kind, echoes(args))
+// redactResult redacts the JSON of a tool result of the given kind;
+// echoes are the call's top-level string arguments (decodeArgs), which
+// are redacted as prose.
+func redactResult(kind redact.Kind, echoes map[string]string, b []byte) []byte {
+	return redact.JSONAs(b, kind, echoes)
 }
 
 // redactResultMeta redacts the _meta of a tool result of the given kind
@@ -60,25 +61,6 @@ func redactResultMeta(kind redact.Kind, meta mcp.Meta) mcp.Meta {
 	var out mcp.Meta
 	if json.Unmarshal(red, &out) != nil {
 		return nil
-	}
-	return out
-}
-
-// echoes returns the top-level string arguments of a call.
-func echoes(args json.RawMessage) map[string]string {
-	if len(args) == 0 || args[0] != '{' {
-		return nil
-	}
-	var raw map[string]json.RawMessage
-	if json.Unmarshal(args, &raw) != nil {
-		return nil
-	}
-	out := map[string]string{}
-	for k, v := range raw {
-		var s string
-		if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
-			out[k] = s
-		}
 	}
 	return out
 }
