@@ -208,7 +208,7 @@ func openLibrary(ctx context.Context, root string, pg *postgres.Store, log *slog
 		return nil, nil, nil, err
 	}
 	listenCtx, stop := context.WithCancel(ctx)
-	go pg.Listen(listenCtx, func(string) { lib.Notify() }, log)
+	go pg.Listen(listenCtx, postgres.Listeners{Manifests: func(string) { lib.Notify() }}, log)
 	return lib, commit.OnStore(pg), func() { stop(); lib.Close() }, nil
 }
 
