@@ -123,7 +123,7 @@ func spellingDictionary() embed.Dictionary {
 // knowledgeBase opens the documentation graph joined with the memory
 // store; nil when no corpus is configured. f has been resolved
 // (docsFlags.resolve).
-func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, reqs *requests.Store, log *slog.Logger) (*knowledge.Base, error) {
+func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, reqs *requests.Store, reconcile time.Duration, log *slog.Logger) (*knowledge.Base, error) {
 	if len(f.roots) == 0 {
 		return nil, nil
 	}
@@ -131,7 +131,7 @@ func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, re
 	if err != nil {
 		return nil, err
 	}
-	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, Embedder: emb, Dictionary: spellingDictionary(), Logger: log}
+	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, RequestsReconcile: reconcile, Embedder: emb, Dictionary: spellingDictionary(), Logger: log}
 	if store != nil && emb == nil { // a restart reads the offline embedder back
 		opts.EmbedderCache = filepath.Join(store.Library().Root(), ".bourdon", "embedder")
 	}

@@ -56,7 +56,10 @@ type serveFlags struct {
 	docs          docsFlags
 	github        requests.GitHubConfig
 	store         string // a postgres:// URL, or "" for the library directory
-	ui            uiFlags
+	// reconcile is how often a replica on --store compares what it holds
+	// with the database without having been notified.
+	reconcile time.Duration
+	ui        uiFlags
 }
 
 // peerFlags select the peer servers; by default there are none.
@@ -123,6 +126,7 @@ func (f *serveFlags) register(cmd *cobra.Command) {
 	auditPath, _ := trust.DefaultAuditPath(processEnv.get)
 	cmd.Flags().StringVar(&f.library, "library", library.DefaultPath(), "library directory (holds agents/*.l5.yaml)")
 	cmd.Flags().StringVar(&f.store, "store", "", storeFlagHelp)
+	cmd.Flags().DurationVar(&f.reconcile, "store-reconcile", library.DefaultReconcile, "with --store, how often this replica compares its manifests and requests with the database's in case a change notification was lost (they arrive at once otherwise)")
 	cmd.Flags().StringVar(&f.transport, "transport", "stdio", "stdio or http")
 	cmd.Flags().StringVar(&f.host, "host", "127.0.0.1", "HTTP address to bind")
 	cmd.Flags().IntVar(&f.port, "port", 7500, "HTTP port")
@@ -225,7 +229,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if peers != nil {
 		defer peers.Close()
 	}
-	lib, writer, closeLib, err := openLibrary(ctx, cfg.library, pg, log)
+	lib, writer, closeLib, err := openLibrary(cfg.library, pg, cfg.reconcile, log)
 	if err != nil {
 		return err
 	}
@@ -256,8 +260,16 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if opts.Requests, err = requestStore(lib.Root(), writer.Store(), cfg.github); err != nil {
 		return err
 	}
-	if opts.Knowledge, err = knowledgeBase(ctx, cfg.docs, store, opts.Requests, log); err != nil {
+	var reconcile time.Duration // the requests': with --store, announced by the listener
+	if pg != nil {
+		reconcile = cfg.reconcile
+	}
+	if opts.Knowledge, err = knowledgeBase(ctx, cfg.docs, store, opts.Requests, reconcile, log); err != nil {
 		return err
+	}
+	if pg != nil {
+		stop := followStore(ctx, pg, lib, opts.Knowledge, log)
+		defer stop()
 	}
 	srv := mcpserver.New(store, opts)
 	if metrics != nil {

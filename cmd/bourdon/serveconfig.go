@@ -74,6 +74,9 @@ func resolveServe(f serveFlags, env environ) (serveConfig, error) {
 			return c, fmt.Errorf("--store: %w", err)
 		}
 	}
+	if f.reconcile <= 0 {
+		return c, fmt.Errorf("--store-reconcile must be a positive duration such as 5s, not %s", f.reconcile)
+	}
 	if c.remote, err = f.ops.resolve(); err != nil {
 		return c, err
 	}

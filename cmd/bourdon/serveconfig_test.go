@@ -142,6 +142,7 @@ func TestResolveServeOperationalFlags(t *testing.T) {
 		{[]string{"--rate-limit", "lots"}, "--rate-limit"},
 		{[]string{"--rate-burst", "0"}, "--rate-burst"},
 		{[]string{"--metrics-listen", ":9464"}, "loopback"},
+		{[]string{"--store-reconcile", "0s"}, "--store-reconcile must be a positive duration"},
 	} {
 		if _, err := resolveServe(parseServeFlags(t, c.args...), fakeEnv(nil)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want %q", c.args, err, c.want)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/getbourdon/bourdon-go/internal/docgraph/knowledge"
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
 	"github.com/getbourdon/bourdon-go/internal/memory/store"
@@ -193,9 +194,10 @@ func openPostgres(ctx context.Context, url string) (*postgres.Store, error) {
 // openLibrary opens what bourdon serve reads and writes: the library
 // directory root, or, with pg set, the manifests in that PostgreSQL store
 // (see libraryDocuments for the requests and the drift watermarks),
-// followed through LISTEN/NOTIFY and periodic reconciliation until ctx
-// ends. The returned function closes the library; pg stays the caller's.
-func openLibrary(ctx context.Context, root string, pg *postgres.Store, log *slog.Logger) (*library.Library, *commit.Writer, func(), error) {
+// reconciled with the database every reconcile at least (followStore
+// tells it of changes as they commit). The returned function closes the
+// library; pg stays the caller's.
+func openLibrary(root string, pg *postgres.Store, reconcile time.Duration, log *slog.Logger) (*library.Library, *commit.Writer, func(), error) {
 	if pg == nil {
 		lib, err := library.Open(root, log)
 		if err != nil {
@@ -203,13 +205,30 @@ func openLibrary(ctx context.Context, root string, pg *postgres.Store, log *slog
 		}
 		return lib, commit.New(lib.Root()), func() { lib.Close() }, nil
 	}
-	lib, err := library.OpenStore(root, pg, library.DefaultReconcile, log)
+	lib, err := library.OpenStore(root, pg, reconcile, log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	listenCtx, stop := context.WithCancel(ctx)
-	go pg.Listen(listenCtx, func(string) { lib.Notify() }, log)
-	return lib, commit.OnStore(pg), func() { stop(); lib.Close() }, nil
+	return lib, commit.OnStore(pg), func() { lib.Close() }, nil
+}
+
+// followStore listens to pg's change notifications until ctx ends or the
+// returned function is called, on one connection: a manifest's tells lib,
+// a document's tells kb (when there is one), which looks at the requests
+// if the document is one. Each is told "" on every connection, so that
+// what was missed while none was open is looked for.
+func followStore(ctx context.Context, pg *postgres.Store, lib *library.Library, kb *knowledge.Base, log *slog.Logger) (stop func()) {
+	on := postgres.Listeners{Manifests: func(string) { lib.Notify() }}
+	if kb != nil {
+		on.Documents = kb.DocumentChanged
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pg.Listen(ctx, on, log)
+	}()
+	return func() { cancel(); <-done }
 }
 
 // storeVectors says, for the start-up banner, where a PostgreSQL store's

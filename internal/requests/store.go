@@ -133,6 +133,13 @@ func (s *Store) Stamp() (uint64, error) {
 	return h.Sum64(), nil
 }
 
+// Holds reports whether name, a document name of the store's documents,
+// is one of its requests: a change to it changes Stamp.
+func (s *Store) Holds(name string) bool {
+	rest, ok := strings.CutPrefix(name, s.dir+"/")
+	return ok && rest != "" && !strings.Contains(rest, "/")
+}
+
 func (s *Store) requestName(id string) string { return s.dir + "/" + id + ".yaml" }
 
 func (s *Store) pendingDir() string { return s.dir + "/proposals" }

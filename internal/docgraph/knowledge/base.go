@@ -47,6 +47,12 @@ type Options struct {
 	// Requests is the request store whose requests join the graph (see
 	// requests.go); nil for none.
 	Requests *requests.Store
+	// RequestsReconcile, when set, is how often Watch fingerprints the
+	// requests of its own accord: set it when every change to them is
+	// announced through DocumentChanged (a PostgreSQL store's
+	// notifications), which makes Watch look at once; the interval then
+	// only catches what an announcement missed. Zero looks every Poll.
+	RequestsReconcile time.Duration
 }
 
 // Base is the live knowledge base. It is safe for concurrent use.
@@ -64,6 +70,9 @@ type Base struct {
 	// the request folder's fingerprint changes.
 	reqs    *requestSet
 	current atomic.Pointer[Snapshot]
+	// nudged is signalled by DocumentChanged for Watch; it holds one
+	// signal, which stands for any number.
+	nudged chan struct{}
 }
 
 // requestSet is the requests read at one fingerprint of their folder.
@@ -83,7 +92,7 @@ func Open(ctx context.Context, opts Options) (*Base, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	b := &Base{opts: opts, log: log, agents: map[*l5.Manifest]*agentMemory{}}
+	b := &Base{opts: opts, log: log, agents: map[*l5.Manifest]*agentMemory{}, nudged: make(chan struct{}, 1)}
 	if _, err := b.Reload(ctx); err != nil {
 		return nil, err
 	}

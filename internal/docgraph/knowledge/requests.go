@@ -31,6 +31,21 @@ func (b *Base) requestsStamp(last uint64) uint64 {
 	return stamp
 }
 
+// DocumentChanged tells the base that the library's document name was
+// written or removed, "" that any may have been: when it is one of the
+// requests (requests.Store.Holds), Watch fingerprints them at its next
+// step rather than at its next poll. It never blocks, so a notification
+// listener may call it.
+func (b *Base) DocumentChanged(name string) {
+	if b.opts.Requests == nil || name != "" && !b.opts.Requests.Holds(name) {
+		return
+	}
+	select {
+	case b.nudged <- struct{}{}:
+	default: // one is pending already; it covers this one
+	}
+}
+
 // requests returns every accepted request, logging the files that cannot
 // be read.
 func (b *Base) requests() []*requests.Request {

@@ -19,7 +19,9 @@ const (
 
 // Watch follows the corpus roots and the memory store until ctx ends,
 // rebuilding when a file under a root is added, removed or modified
-// (looked for every Options.Poll) or when the store's library changes.
+// (looked for every Options.Poll), when the store's library changes, or
+// when the requests do (looked for every Options.Poll, or every
+// Options.RequestsReconcile and whenever DocumentChanged names one).
 // Bursts of changes are coalesced into one rebuild. After each rebuild it
 // calls onChange, when not nil, with the snapshot it last reported, the
 // new one, and the uids whose content changed, that were added and that
@@ -30,11 +32,17 @@ func (b *Base) Watch(ctx context.Context, onChange func(old, new *Snapshot, chan
 	t := time.NewTicker(min(b.opts.Poll, watchStep))
 	defer t.Stop()
 	last := b.Current()
-	w := watchState{stamp: last.stamp, reqStamp: last.reqStamp, gen: generation(last), nextPoll: time.Now().Add(b.opts.Poll)}
+	now := time.Now()
+	w := watchState{stamp: last.stamp, reqStamp: last.reqStamp, gen: generation(last), nextPoll: now.Add(b.opts.Poll), nextReqPoll: now.Add(b.requestsEvery())}
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-b.nudged:
+			w.nudged = true
+			if !b.look(&w, time.Now()) {
+				continue
+			}
 		case now := <-t.C:
 			if !b.look(&w, now) {
 				continue
@@ -64,6 +72,10 @@ type watchState struct {
 	reqStamp uint64    // the requests' stamp last seen
 	gen      uint64    // the library generation last seen
 	nextPoll time.Time // when to look at the corpus next
+	// nextReqPoll is when to look at the requests next; nudged, that
+	// DocumentChanged asked for a look since the last.
+	nextReqPoll time.Time
+	nudged      bool
 	// first and latest are when the first and the latest change not
 	// rebuilt yet were seen; first is zero when there is none.
 	first, latest time.Time
@@ -71,8 +83,9 @@ type watchState struct {
 
 // look notes what changed since the last look and reports whether a
 // rebuild is due now; if so, the pending changes are taken as rebuilt.
-// The corpus is looked at every Options.Poll, and at every look while a
-// change is pending, so that its quiet is measured too.
+// The corpus is looked at every Options.Poll, the requests every
+// requestsEvery or when nudged, and both at every look while a change is
+// pending, so that its quiet is measured too.
 func (b *Base) look(w *watchState, now time.Time) bool {
 	seen := false
 	if b.opts.Store != nil {
@@ -80,11 +93,15 @@ func (b *Base) look(w *watchState, now time.Time) bool {
 			seen, w.gen = true, g
 		}
 	}
-	if !w.first.IsZero() || !now.Before(w.nextPoll) {
+	pending := !w.first.IsZero()
+	if pending || !now.Before(w.nextPoll) {
 		w.nextPoll = now.Add(b.opts.Poll)
 		if s := fingerprint(b.opts.Dirs); s != w.stamp {
 			seen, w.stamp = true, s
 		}
+	}
+	if pending || w.nudged || !now.Before(w.nextReqPoll) {
+		w.nextReqPoll, w.nudged = now.Add(b.requestsEvery()), false
 		if s := b.requestsStamp(w.reqStamp); s != w.reqStamp {
 			seen, w.reqStamp = true, s
 		}
@@ -100,6 +117,15 @@ func (b *Base) look(w *watchState, now time.Time) bool {
 	}
 	w.first = time.Time{}
 	return true
+}
+
+// requestsEvery is how often Watch looks at the requests of its own
+// accord.
+func (b *Base) requestsEvery() time.Duration {
+	if b.opts.RequestsReconcile > 0 {
+		return b.opts.RequestsReconcile
+	}
+	return b.opts.Poll
 }
 
 // generation returns the library generation s was built from, 0 without

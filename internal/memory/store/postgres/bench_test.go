@@ -10,6 +10,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/library"
+	"github.com/getbourdon/bourdon-go/internal/memory/store/postgres"
 	"github.com/getbourdon/bourdon-go/internal/testkit/libgen"
 	"github.com/getbourdon/bourdon-go/internal/testkit/pgtest"
 )
@@ -64,12 +65,12 @@ func BenchmarkReplicaLag(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	listening := make(chan struct{}, 1)
-	go reader.Listen(ctx, func(id string) {
+	go reader.Listen(ctx, postgres.Listeners{Manifests: func(id string) {
 		lib.Notify()
 		if id == "" {
 			listening <- struct{}{}
 		}
-	}, nil)
+	}}, nil)
 	<-listening
 	other := "other"
 	lags := make([]time.Duration, 0, b.N)

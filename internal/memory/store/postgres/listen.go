@@ -9,21 +9,33 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// Listen calls changed with the agent id of every manifest write any
-// process commits to the store's database, until ctx ends, on a
-// connection of its own (LISTEN Channel). Notifications are not durable:
-// after connecting, and after every reconnection, it calls changed("")
-// ("anything may have changed"), so that a caller resyncs what it missed
-// while the connection was down. A lost connection is retried, at most
-// every few seconds, and logged.
-func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.Logger) {
+// Listeners are what Listen calls back: Manifests with the agent id of
+// every manifest write (Channel), Documents with the name of every
+// document written or removed (DocumentsChannel). A nil one is a channel
+// not listened to. Both are called from Listen's goroutine, one call at a
+// time, and should return at once.
+type Listeners struct {
+	Manifests func(id string)
+	Documents func(name string)
+}
+
+// Listen calls back on the listeners with every change any process
+// commits to the store's database, until ctx ends, on one connection of
+// its own (LISTEN on each channel a listener is set for). Notifications
+// are not durable: after connecting, and after every reconnection, it
+// calls each listener with "" ("anything may have changed"), so that a
+// caller resyncs what it missed while the connection was down. A lost
+// connection is retried, at most every few seconds, and logged; a silent
+// one is pinged, so that a database that stopped answering is noticed
+// within the store's timeout.
+func (s *Store) Listen(ctx context.Context, on Listeners, log *slog.Logger) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	const firstBackoff = 100 * time.Millisecond
 	backoff := firstBackoff
 	for ctx.Err() == nil {
-		listened, err := s.listenOnce(ctx, changed)
+		listened, err := s.listenOnce(ctx, on)
 		if ctx.Err() != nil {
 			return
 		}
@@ -42,23 +54,39 @@ func (s *Store) Listen(ctx context.Context, changed func(id string), log *slog.L
 
 // listenOnce listens on one connection until it fails or ctx ends;
 // listened says whether it got as far as listening.
-func (s *Store) listenOnce(ctx context.Context, changed func(id string)) (listened bool, err error) {
+func (s *Store) listenOnce(ctx context.Context, on Listeners) (listened bool, err error) {
 	conn, err := s.connect(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{Channel}.Sanitize()); err != nil {
-		return false, err
+	calls := map[string]func(string){}
+	for _, l := range []struct {
+		channel string
+		call    func(string)
+	}{{Channel, on.Manifests}, {DocumentsChannel, on.Documents}} {
+		if l.call == nil {
+			continue
+		}
+		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{l.channel}.Sanitize()); err != nil {
+			return false, err
+		}
+		calls[l.channel] = l.call
 	}
-	changed("")
+	for _, call := range []func(string){on.Manifests, on.Documents} {
+		if call != nil {
+			call("")
+		}
+	}
 	for {
 		wait, cancel := context.WithTimeout(ctx, s.pool.timeout)
 		n, err := conn.WaitForNotification(wait)
 		cancel()
 		switch {
 		case err == nil:
-			changed(n.Payload)
+			if call := calls[n.Channel]; call != nil {
+				call(n.Payload)
+			}
 			continue
 		case ctx.Err() != nil || !pgconn.Timeout(err):
 			return true, err

@@ -31,7 +31,7 @@ func TestPoolSettingsInTheURL(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	got := make(chan string, 16)
-	go s.Listen(ctx, func(id string) { got <- id }, nil)
+	go s.Listen(ctx, postgres.Listeners{Manifests: func(id string) { got <- id }}, nil)
 	if id := <-got; id != "" {
 		t.Fatalf("the first call after connecting is a resync (\"\"), not %q", id)
 	}

@@ -52,7 +52,7 @@ func TestAPartitionedDatabaseFailsCallsAndHeals(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	got := make(chan string, 64)
-	go s.Listen(ctx, func(id string) { lib.Notify(); got <- id }, nil)
+	go s.Listen(ctx, postgres.Listeners{Manifests: func(id string) { lib.Notify(); got <- id }}, nil)
 	if id := <-got; id != "" {
 		t.Fatalf("first call %q", id)
 	}

@@ -9,7 +9,8 @@
 // agent (pg_advisory_xact_lock), so writers of one agent queue up in every
 // process, creating the agent included, and a write is all there or not
 // at all. A write to a manifest notifies the channel Channel with the
-// agent id when it commits (see Watch).
+// agent id when it commits, and a write to a document DocumentsChannel
+// with its name; Listen follows both.
 package postgres
 
 import (

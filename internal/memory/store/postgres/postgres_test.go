@@ -128,7 +128,7 @@ func TestListenFeedsTheLibrary(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	got := make(chan string, 16)
-	go b.Listen(ctx, func(id string) { libB.Notify(); got <- id }, nil)
+	go b.Listen(ctx, postgres.Listeners{Manifests: func(id string) { libB.Notify(); got <- id }}, nil)
 	if id := <-got; id != "" {
 		t.Fatalf("the first call after connecting is a resync (\"\"), not %q", id)
 	}
@@ -168,7 +168,7 @@ func TestListenResyncsAfterLosingItsConnection(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	got := make(chan string, 16)
-	go s.Listen(ctx, func(id string) { got <- id }, nil)
+	go s.Listen(ctx, postgres.Listeners{Manifests: func(id string) { got <- id }}, nil)
 	if id := <-got; id != "" {
 		t.Fatalf("first call %q", id)
 	}
