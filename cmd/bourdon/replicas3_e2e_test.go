@@ -88,22 +88,55 @@ func callFailure(res *mcp.CallToolResult, err error) string {
 // entityNames reads agent's memory resource through cs.
 func entityNames(t *testing.T, cs *mcp.ClientSession, agent string) string {
 	t.Helper()
-	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "agent-library://agents/" + agent + "/memory"})
+	text, err := readEntityNames(cs, agent)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Contents[0].Text
+	return text
+}
+
+// readEntityNames is entityNames with its error returned.
+func readEntityNames(cs *mcp.ClientSession, agent string) (string, error) {
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "agent-library://agents/" + agent + "/memory"})
+	if err != nil {
+		return "", err
+	}
+	return res.Contents[0].Text, nil
+}
+
+// unavailable reports whether err is a replica's 503: its registry could
+// not be read. Right after a partition heals, a request that lands on a
+// pooled connection which went silent during the partition waits out the
+// store's bound and is answered 503; the pool then drops the connection.
+func unavailable(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "Service Unavailable")
 }
 
 // waitForAll waits until agent's memory, read through every replica,
-// holds every name in want (the go test timeout bounds the wait); exact,
-// it also fails on more entities than want names.
+// holds every name in want (the go test timeout bounds the wait; a 503
+// is waited out, see unavailable); exact, it also fails on more entities
+// than want names.
 func (rs *replicaSet) waitForAll(t *testing.T, agent string, want []string, exact bool) {
 	t.Helper()
 	for r := range rs.replicas {
-		cs := rs.session(t, r, 0)
+		var cs *mcp.ClientSession
+		for cs == nil {
+			var err error
+			if cs, err = connectAs(t, rs.replicas[r].url, rs.tokens[0], "2026-07-28"); unavailable(err) {
+				time.Sleep(20 * time.Millisecond)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Cleanup(func() { cs.Close() })
 		for {
-			text := entityNames(t, cs, agent)
+			text, err := readEntityNames(cs, agent)
+			if unavailable(err) {
+				time.Sleep(20 * time.Millisecond)
+				continue
+			} else if err != nil {
+				t.Fatal(err)
+			}
 			missing := 0
 			for _, name := range want {
 				if !strings.Contains(text, `"name":"`+name+`"`) {
@@ -271,7 +304,7 @@ func (rs *replicaSet) startWriters(t *testing.T, writers, agents int) *writerRun
 			defer run.wg.Done()
 			commitLoop(cs, w, agent, run.done, func(name string, res *mcp.CallToolResult, err error) bool {
 				switch {
-				case err != nil && strings.Contains(err.Error(), "Service Unavailable"):
+				case unavailable(err):
 					// The registry is in the database too: while it
 					// cannot be read, nobody is authenticated (503).
 					run.refusals <- err.Error()
