@@ -84,6 +84,26 @@ func upstreamValidateRequestMeta(req *jsonrpc.Request) (*validatedMeta, error) {
 	}, logLevel: logLevel}, nil
 }
 
+// upstreamMarshalCallToolResult is CallToolResult.MarshalJSON of go-sdk
+// v1.8.0, which encodes text content through TextContent.MarshalJSON.
+func upstreamMarshalCallToolResult(x *CallToolResult) ([]byte, error) {
+	type res CallToolResult // avoid recursion
+	type wire struct {
+		res
+		ResultType    resultType      `json:"resultType,omitempty"`
+		InputRequests json.RawMessage `json:"inputRequests,omitempty"` // shadows res.InputRequests
+	}
+	w := wire{res: res(*x), ResultType: x.resultType}
+	if x.InputRequests != nil {
+		ir, err := json.Marshal(x.InputRequests)
+		if err != nil {
+			return nil, err
+		}
+		w.InputRequests = ir
+	}
+	return json.Marshal(w)
+}
+
 // patchedParams are tools/call params that the patched functions must
 // read as upstream's do: well formed, malformed, and the edge cases of
 // each _meta value.
@@ -158,4 +178,39 @@ func mustID(t *testing.T, v any) jsonrpc.ID {
 		t.Fatal(err)
 	}
 	return id
+}
+
+func TestPatchedCallToolResultAgreesWithUpstream(t *testing.T) {
+	text := func(s string) *TextContent { return &TextContent{Text: s} }
+	results := []*CallToolResult{
+		{},
+		{Content: []Content{}},
+		{Content: []Content{text("")}},
+		{Content: []Content{text(`plain`), text(`<b>&"quotes"\` + "\u2028\u2029\x00\xff" + `</b>`)}},
+		{Content: []Content{&TextContent{Text: "t", Meta: Meta{"k": "<v>"}, Annotations: &Annotations{Priority: 0.5}}}},
+		{Content: []Content{text("a"), &ImageContent{Data: []byte("png"), MIMEType: "image/png"}, nil}},
+		{Meta: Meta{"io.modelcontextprotocol/serverInfo": &Implementation{Name: "s", Version: "1"}}, StructuredContent: json.RawMessage(`{"a":"<b>"}`), Content: []Content{text(`{"a":"<b>"}`)}, IsError: true},
+		{Content: []Content{text("x")}, resultType: resultTypeInputRequired, InputRequests: InputRequestMap{}, RequestState: "st"},
+		{Content: []Content{text("x")}, StructuredContent: map[string]any{"z": 1, "a": []any{"<"}}, RequestState: "s"},
+	}
+	for i, r := range results {
+		got, gotErr := r.MarshalJSON()
+		want, wantErr := upstreamMarshalCallToolResult(r)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || string(got) != string(want) {
+			t.Errorf("result %d: MarshalJSON gave\n%s, %v\nupstream\n%s, %v", i, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+// TestPatchedCallToolResultWireHasEveryField checks that the patched
+// MarshalJSON, which lists the fields of CallToolResult itself, knows
+// every field the type has: a field added upstream must be added there.
+func TestPatchedCallToolResultWireHasEveryField(t *testing.T) {
+	known := map[string]bool{"Meta": true, "Content": true, "StructuredContent": true, "IsError": true,
+		"RequestState": true, "InputRequests": true, "resultType": true, "err": true}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[CallToolResult]()) {
+		if len(f.Index) == 1 && !known[f.Name] {
+			t.Errorf("CallToolResult has a field %s that its patched MarshalJSON does not encode", f.Name)
+		}
+	}
 }

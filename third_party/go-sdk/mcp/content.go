@@ -32,19 +32,22 @@ type TextContent struct {
 }
 
 func (c *TextContent) MarshalJSON() ([]byte, error) {
-	// Custom wire format to ensure the required "text" field is always included, even when empty.
-	wire := struct {
-		Type        string       `json:"type"`
-		Text        string       `json:"text"`
-		Meta        Meta         `json:"_meta,omitempty"`
-		Annotations *Annotations `json:"annotations,omitempty"`
-	}{
-		Type:        "text",
-		Text:        c.Text,
-		Meta:        c.Meta,
-		Annotations: c.Annotations,
-	}
-	return json.Marshal(wire)
+	return json.Marshal(c.wire())
+}
+
+// textContentWire is the wire format of a TextContent, which ensures
+// that the required "text" field is always included, even when empty.
+type textContentWire struct {
+	Type        string       `json:"type"`
+	Text        string       `json:"text"`
+	Meta        Meta         `json:"_meta,omitempty"`
+	Annotations *Annotations `json:"annotations,omitempty"`
+}
+
+// wire returns c in its wire format (bourdon patch 6: CallToolResult
+// encodes it in place).
+func (c *TextContent) wire() textContentWire {
+	return textContentWire{Type: "text", Text: c.Text, Meta: c.Meta, Annotations: c.Annotations}
 }
 
 func (c *TextContent) fromWire(wire *wireContent) {

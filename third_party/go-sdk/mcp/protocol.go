@@ -370,13 +370,33 @@ func (r *CallToolResult) hasContent() bool {
 func (r *CallToolResult) NeedsInput() bool { return r.resultType == resultTypeInputRequired }
 
 func (x *CallToolResult) MarshalJSON() ([]byte, error) {
-	type res CallToolResult // avoid recursion
+	// The wire format lists CallToolResult's fields in their order, with
+	// text content encoded in the same pass, as the struct
+	// TextContent.MarshalJSON would encode: upstream embedded the result
+	// and let each text be encoded apart into a new slice, then compacted
+	// and copied into the result (bourdon patch 6, see
+	// third_party/go-sdk/PATCHES.md). TestPatchedCallToolResultWireHasEveryField
+	// fails when CallToolResult gains a field this list lacks.
 	type wire struct {
-		res
-		ResultType    resultType      `json:"resultType,omitempty"`
-		InputRequests json.RawMessage `json:"inputRequests,omitempty"` // shadows res.InputRequests
+		Meta              `json:"_meta,omitempty"`
+		Content           []any           `json:"content"`
+		StructuredContent any             `json:"structuredContent,omitempty"`
+		IsError           bool            `json:"isError,omitempty"`
+		RequestState      string          `json:"requestState,omitempty"`
+		ResultType        resultType      `json:"resultType,omitempty"`
+		InputRequests     json.RawMessage `json:"inputRequests,omitempty"`
 	}
-	w := wire{res: res(*x), ResultType: x.resultType}
+	w := wire{Meta: x.Meta, StructuredContent: x.StructuredContent, IsError: x.IsError, RequestState: x.RequestState, ResultType: x.resultType}
+	if x.Content != nil {
+		w.Content = make([]any, len(x.Content))
+		for i, c := range x.Content {
+			if tc, ok := c.(*TextContent); ok && tc != nil {
+				w.Content[i] = tc.wire()
+			} else {
+				w.Content[i] = c
+			}
+		}
+	}
 	if x.InputRequests != nil {
 		ir, err := json.Marshal(x.InputRequests)
 		if err != nil {
