@@ -481,8 +481,10 @@ func (h *StreamableHTTPHandler) ephemeralConnectOpts(req *http.Request) (*epheme
 		return nil, fmt.Errorf("failed to read body: %w", err)
 	}
 	req.Body.Close()
-	req.Body = io.NopCloser(bytes.NewBuffer(body))
-	msgs, _, err := readBatch(body)
+	msgs, isBatch, err := readBatch(body)
+	// servePOST reads the body and its messages from here rather than
+	// reading and decoding it again (bourdon patch 7).
+	req.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body, msgs: msgs, isBatch: isBatch, err: err}
 	if err == nil {
 		for _, msg := range msgs {
 			if r, ok := msg.(*jsonrpc.Request); ok {
@@ -1412,6 +1414,21 @@ func (c *streamableServerConn) acquireStream(ctx context.Context, w http.Respons
 // jsonResponse option is set.
 //
 // It returns an HTTP status code and error message.
+// bufferedBody is a request body that ephemeralConnectOpts has read and
+// decoded already; servePOST takes both from it, unless something read
+// from it since (bourdon patch 7, see third_party/go-sdk/PATCHES.md:
+// upstream read and decoded every stateless POST twice).
+type bufferedBody struct {
+	*bytes.Reader
+	data    []byte
+	msgs    []jsonrpc.Message
+	isBatch bool
+	err     error
+}
+
+// Close does nothing: the body was read and closed already.
+func (*bufferedBody) Close() error { return nil }
+
 func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Request) {
 	if len(req.Header.Values(lastEventIDHeader)) > 0 {
 		http.Error(w, "can't send Last-Event-ID for POST request", http.StatusBadRequest)
@@ -1419,8 +1436,12 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	}
 
 	// Read incoming messages.
-	body, err := io.ReadAll(req.Body)
-	if err != nil {
+	buffered, _ := req.Body.(*bufferedBody)
+	var body []byte
+	var err error
+	if buffered != nil && buffered.Len() == len(buffered.data) {
+		body = buffered.data
+	} else if body, err = io.ReadAll(req.Body); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
@@ -1436,7 +1457,13 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	// TODO(#674): once we've documented the support matrix for 2025-03-26 and
 	// earlier, drop support for matching entirely; that will simplify this
 	// logic.
-	incoming, isBatch, err := readBatch(body)
+	var incoming []jsonrpc.Message
+	var isBatch bool
+	if buffered != nil && buffered.Len() == len(buffered.data) {
+		incoming, isBatch, err = buffered.msgs, buffered.isBatch, buffered.err
+	} else {
+		incoming, isBatch, err = readBatch(body)
+	}
 	if err != nil {
 		http.Error(w, fmt.Sprintf("malformed payload: %v", err), http.StatusBadRequest)
 		return
