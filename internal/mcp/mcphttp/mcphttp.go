@@ -170,7 +170,7 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) {
 	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	body, err := readAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes), r.ContentLength)
 	_ = rc.SetReadDeadline(time.Time{})
 	if err != nil {
 		refuse(w)
@@ -191,6 +191,31 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	h.dispatch(w, r)
+}
+
+// readAll is io.ReadAll into a buffer sized for the declared length (one
+// byte more, to see the end without growing), when there is one: a body
+// read by io.ReadAll grows from 512 bytes by copies. The declared length
+// is capped by the caller, and the reader bounds what is read.
+func readAll(r io.Reader, declared int64) ([]byte, error) {
+	if declared <= 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, declared+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) { // more than declared: let io.ReadAll grow it
+			rest, err := io.ReadAll(r)
+			return append(b, rest...), err
+		}
+	}
 }
 
 // isBatch reports whether a body is a JSON array (a JSON-RPC batch).
