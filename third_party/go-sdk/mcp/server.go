@@ -354,7 +354,8 @@ func (s *Server) AddTool(t *Tool, h ToolHandler) {
 	if err := validateParamHeaderAnnotations(t); err != nil {
 		panic(fmt.Errorf("AddTool %q: invalid parameter header annotations: %v", t.Name, err))
 	}
-	st := &serverTool{tool: t, handler: h}
+	// The x-mcp-header bindings are read once, here (bourdon patch 8).
+	st := &serverTool{tool: t, handler: h, paramHeaders: extractParamHeaderAnnotations(t)}
 	// Assume there was a change, since add replaces existing tools.
 	// (It's possible a tool was replaced with an identical one, but not worth checking.)
 	// TODO: Batch these changes by size and time? The typescript SDK doesn't.

@@ -400,7 +400,7 @@ func validateMcpHeaders(header http.Header, msg jsonrpc.Message, toolLookup func
 
 		if msg.Method == "tools/call" && toolLookup != nil {
 			if st, ok := toolLookup(nameInBody); ok && st != nil {
-				if err := validateParamHeaders(header, msg, st.tool); err != nil {
+				if err := validateParamHeaderBindings(header, msg, st.paramHeaders); err != nil {
 					return err
 				}
 			}
@@ -410,7 +410,12 @@ func validateMcpHeaders(header http.Header, msg jsonrpc.Message, toolLookup func
 }
 
 func validateParamHeaders(header http.Header, msg *jsonrpc.Request, tool *Tool) error {
-	paramHeaders := extractParamHeaderAnnotations(tool)
+	return validateParamHeaderBindings(header, msg, extractParamHeaderAnnotations(tool))
+}
+
+// validateParamHeaderBindings is validateParamHeaders with the tool's
+// bindings already read (bourdon patch 8).
+func validateParamHeaderBindings(header http.Header, msg *jsonrpc.Request, paramHeaders []paramHeaderBinding) error {
 	if len(paramHeaders) == 0 {
 		return nil
 	}

@@ -60,6 +60,11 @@ type ToolHandlerFor[In, Out any] func(_ context.Context, request *CallToolReques
 type serverTool struct {
 	tool    *Tool
 	handler ToolHandler
+	// paramHeaders are the tool's x-mcp-header bindings, read from its
+	// input schema once when the tool is added: upstream re-encoded and
+	// decoded the whole schema to find them on every call (bourdon patch
+	// 8, see third_party/go-sdk/PATCHES.md).
+	paramHeaders []paramHeaderBinding
 }
 
 // applySchema validates whether data is valid JSON according to the provided
