@@ -14,7 +14,8 @@ import (
 // none can skip or bend the decision. In the package's code, trust.Decide
 // and the audit are called only by decide (and trust.Decide by
 // subscribersSee, which decides what a notification may name, not a call),
-// and decide only by the access steps: addTool (every tool),
+// and decide only by the access steps: callTool (every tool call, which
+// addTool installs),
 // resourceHandler (every resource read), complete and maySubscribe. Tools
 // are added to the SDK server only by addTool, and every resource handler
 // is made by resourceHandler.
@@ -22,7 +23,7 @@ func TestOnlyTheAccessStepsDecide(t *testing.T) {
 	allowed := map[string][]string{
 		"trust.Decide":   {"decide", "subscribersSee"},
 		"RecordDecision": {"decide"},
-		"decide":         {"addTool", "resourceHandler", "complete", "maySubscribe"},
+		"decide":         {"callTool", "resourceHandler", "complete", "maySubscribe"},
 		"AddTool":        {"addTool"},
 	}
 	entries, err := os.ReadDir(".")

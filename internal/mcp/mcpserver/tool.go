@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/getbourdon/bourdon-go/internal/platform/warm"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
@@ -106,55 +107,64 @@ func addTool[In, Out any](s *Server, t tool[In, Out]) {
 		def.Annotations = readOnly
 	}
 	s.offer(def.Name)
-	s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		caller := callerOf(req.Extra)
-		args, echoes, err := decodeArgs[In](req.Params.Arguments, resolved, caller.MaxAccess())
-		if err != nil {
-			return errorResult(err), nil
-		}
-		namespace := ""
-		if t.namespace != nil {
-			namespace = t.namespace(args)
-		}
-		d := s.decide(caller, def.Name, namespace)
-		var payload any
-		if !d.Allowed {
-			if t.refused != nil {
-				if err := t.refused(args); err != nil {
-					return errorResult(err), nil
-				}
-			}
-			payload = d.Denial()
-		} else {
-			out, err := t.handle(ctx, call{d: d, req: req}, args)
-			var other inBand
-			switch {
-			case errors.As(err, &other):
-				payload = other.payload
-			case err != nil:
-				return errorResult(err), nil
-			default:
-				payload = out
-			}
-		}
-		b, err := json.Marshal(payload)
-		if err != nil {
-			return nil, fmt.Errorf("encoding the %s result: %w", def.Name, err)
-		}
-		b = redactResult(t.kind, echoes, b) // every result, so no read surface can forget it
-		var meta mcp.Meta
-		if m, ok := payload.(interface{ resultMeta() mcp.Meta }); ok {
-			meta = redactResultMeta(t.kind, m.resultMeta())
-		}
-		return &mcp.CallToolResult{
-			Meta:              meta,
-			StructuredContent: json.RawMessage(b),
-			// The text shares b's bytes: nothing writes to b from here on,
-			// and a copy of every payload was a tenth of a call's
-			// allocation.
-			Content: []mcp.Content{&mcp.TextContent{Text: unsafe.String(unsafe.SliceData(b), len(b))}},
-		}, nil
+	s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		// On a kept goroutine, whose stack the argument validation and
+		// the encoding have grown already (package warm).
+		warm.Run(func() { res, err = callTool(ctx, s, t, resolved, req) })
+		return res, err
 	})
+}
+
+// callTool takes one call of tool t (its arguments checked against
+// resolved) through the access step and answers it.
+func callTool[In, Out any](ctx context.Context, s *Server, t tool[In, Out], resolved *jsonschema.Resolved, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	caller := callerOf(req.Extra)
+	args, echoes, err := decodeArgs[In](req.Params.Arguments, resolved, caller.MaxAccess())
+	if err != nil {
+		return errorResult(err), nil
+	}
+	namespace := ""
+	if t.namespace != nil {
+		namespace = t.namespace(args)
+	}
+	d := s.decide(caller, t.def.Name, namespace)
+	var payload any
+	if !d.Allowed {
+		if t.refused != nil {
+			if err := t.refused(args); err != nil {
+				return errorResult(err), nil
+			}
+		}
+		payload = d.Denial()
+	} else {
+		out, err := t.handle(ctx, call{d: d, req: req}, args)
+		var other inBand
+		switch {
+		case errors.As(err, &other):
+			payload = other.payload
+		case err != nil:
+			return errorResult(err), nil
+		default:
+			payload = out
+		}
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the %s result: %w", t.def.Name, err)
+	}
+	b = redactResult(t.kind, echoes, b) // every result, so no read surface can forget it
+	var meta mcp.Meta
+	if m, ok := payload.(interface{ resultMeta() mcp.Meta }); ok {
+		meta = redactResultMeta(t.kind, m.resultMeta())
+	}
+	return &mcp.CallToolResult{
+		Meta:              meta,
+		StructuredContent: json.RawMessage(b),
+		// The text shares b's bytes: nothing writes to b from here on,
+		// and a copy of every payload was a tenth of a call's
+		// allocation.
+		Content: []mcp.Content{&mcp.TextContent{Text: unsafe.String(unsafe.SliceData(b), len(b))}},
+	}, nil
 }
 
 // rawSchema returns the JSON of a schema.
