@@ -131,13 +131,13 @@ var maxScorePool = sync.Pool{New: func() any { return new(maxScore) }}
 // (about once per posting of the essential lists) and per list it keeps
 // in step, scoring every posting pays per posting. On the 50,000-node
 // benchmark MaxScore is the quicker while the essential postings times
-// the lists stay under about twice the postings of all lists; a query of
+// the lists stay under the postings of all lists; a query of
 // many mid-frequency terms, whose bounds add up past the k-th best score
 // almost everywhere, is quicker scored exhaustively, and so is any query
 // of few postings (every query on testdata/learn).
 const (
 	maxScorePostings = 32768 // the least postings for MaxScore
-	maxScoreCost     = 2     // see above
+	maxScoreCost     = 1     // see above
 )
 
 // lexical returns the k allowed documents of highest BM25 score: the
@@ -211,6 +211,17 @@ func (ix *bm25) postingsOf(qs []qterm) int {
 	n := 0
 	for _, q := range qs {
 		n += int(ix.start[q.id+1] - ix.start[q.id])
+	}
+	return n
+}
+
+// postingsWithin is the number of postings of the query terms from
+// document (or passage) lo to hi, excluded.
+func (ix *bm25) postingsWithin(qs []qterm, lo, hi int32) int {
+	n := 0
+	for _, q := range qs {
+		i, j := within(ix.doc[ix.start[q.id]:ix.start[q.id+1]], lo, hi)
+		n += j - i
 	}
 	return n
 }

@@ -120,9 +120,9 @@ type scratch struct {
 
 var scratchPool sync.Pool
 
-// denseFold: when at least 1/denseFold of the passages score, they are
-// folded into their documents' best in passage order rather than in the
-// order they were met.
+// denseFold: when the query's lists have at least 1/denseFold as many
+// postings as there are passages, the passages are folded into their
+// documents' best in order rather than in the order they were met.
 const denseFold = 8
 
 // splitPostings: from this many postings of the query's lists, the
@@ -179,29 +179,7 @@ func (a *arms) exhaustiveSpan(lq lexQuery, allowed bitset, lo, hi int32, k int) 
 		if len(s.pacc) < len(a.pass.doc) {
 			s.pacc = make([]float32, len(a.pass.doc))
 		}
-		s.ptouched = a.pass.score(lq.pass, allowed, lo, hi, s.pacc, s.ptouched[:0])
-		fold := func(p int32) {
-			d, v := a.pass.doc[p], s.pacc[p]
-			s.pacc[p] = 0
-			if s.acc[d] == 0 && s.best[d] == 0 {
-				s.touched = append(s.touched, d)
-			}
-			s.best[d] = max(s.best[d], v)
-		}
-		plo, phi := a.pass.first[lo], a.pass.first[hi]
-		if len(s.ptouched) >= int(phi-plo)/denseFold {
-			// many passages: fold them in order, which reads and writes
-			// memory in sequence (a document's passages are consecutive)
-			for p := plo; p < phi; p++ {
-				if s.pacc[p] != 0 {
-					fold(p)
-				}
-			}
-		} else {
-			for _, p := range s.ptouched {
-				fold(p)
-			}
-		}
+		a.foldPassages(s, lq, allowed, lo, hi)
 	}
 	top := newTopK(k)
 	for _, d := range s.touched {
@@ -210,6 +188,42 @@ func (a *arms) exhaustiveSpan(lq lexQuery, allowed bitset, lo, hi int32, k int) 
 	}
 	scratchPool.Put(s)
 	return top.best()
+}
+
+// foldPassages scores the passages of the documents numbered from lo to
+// hi (excluded) and folds them into s.best, each allowed document's best
+// passage score, adding the documents it finds first to s.touched.
+func (a *arms) foldPassages(s *scratch, lq lexQuery, allowed bitset, lo, hi int32) {
+	first := a.pass.first
+	better := func(d int32, v float32) {
+		if s.acc[d] == 0 && s.best[d] == 0 {
+			s.touched = append(s.touched, d)
+		}
+		s.best[d] = max(s.best[d], v)
+	}
+	if a.pass.lex.postingsWithin(lq.pass, first[lo], first[hi]) >= int(first[hi]-first[lo])/denseFold {
+		// many passages: fold them document by document, which reads and
+		// writes memory in sequence, without noting the passages scored
+		a.pass.score(lq.pass, lo, hi, s.pacc, nil, false)
+		for d := lo; d < hi; d++ {
+			ps := s.pacc[first[d]:first[d+1]]
+			for _, v := range ps {
+				if v != 0 && allowed.has(int(d)) {
+					better(d, v)
+				}
+			}
+			clear(ps)
+		}
+		return
+	}
+	s.ptouched = a.pass.score(lq.pass, lo, hi, s.pacc, s.ptouched[:0], true)
+	for _, p := range s.ptouched {
+		d, v := a.pass.doc[p], s.pacc[p]
+		s.pacc[p] = 0
+		if allowed.has(int(d)) {
+			better(d, v)
+		}
+	}
 }
 
 // scoreDoc returns the lexical score of document d alone.
