@@ -388,3 +388,65 @@ func mustEntries(t *testing.T, a *Audit, f AuditFilter) []Entry {
 	}
 	return es
 }
+
+// TestAuditFollowsItsPath checks the kept file of an audit log: after the
+// log is removed, or replaced by another file, the next entry goes to the
+// file the path names; after another writer left a line cut short, the
+// next entry starts on a line of its own.
+func TestAuditFollowsItsPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "logs", "audit.jsonl")
+	a := OpenAudit(path)
+	record := func(op string) {
+		t.Helper()
+		if err := a.Record(Entry{Agent: "a", Op: op}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ops := func() []string {
+		t.Helper()
+		got, err := OpenAudit(path).Entries(AuditFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range got {
+			out = append(out, e.Op)
+		}
+		return out
+	}
+	record("one")
+	if err := os.RemoveAll(filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
+	record("two")
+	if got := ops(); !slices.Equal(got, []string{"two"}) {
+		t.Errorf("after the log was removed: %v, want [two]", got)
+	}
+	other := path + ".new"
+	if err := os.WriteFile(other, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, path); err != nil {
+		t.Fatal(err)
+	}
+	record("three")
+	if got := ops(); !slices.Equal(got, []string{"three"}) {
+		t.Errorf("after the log was replaced: %v, want [three]", got)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"ts":"cut short`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	record("four")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "cut short\n{") {
+		t.Errorf("the entry after a line cut short does not start a line:\n%s", data)
+	}
+}

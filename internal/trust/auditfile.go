@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -17,10 +18,20 @@ import (
 )
 
 // auditFile is the audit log kept in one JSON-lines file, the default
-// AuditLog.
+// AuditLog. The file stays open between appends; each append checks that
+// the path still names it (a log removed or replaced is opened again).
 type auditFile struct {
 	path string
 	mu   sync.Mutex
+	open *keptFile // nil until the first append
+}
+
+// keptFile is the file an auditFile appends to, with what it knows of
+// it. It is closed when its auditFile is no longer reachable.
+type keptFile struct {
+	f   *os.File
+	id  fs.FileInfo // f's identity, to compare with what the path names
+	end int64       // the file's size after this process's last write
 }
 
 func (l *auditFile) Append(e Entry) error {
@@ -33,28 +44,61 @@ func (l *auditFile) Append(e Entry) error {
 	return nil
 }
 
+// append writes line at the end of the file, after a newline if the
+// file does not end with one (a line cut short by a crash elsewhere).
 func (l *auditFile) append(line []byte) error {
-	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
-		return err
+	fi, err := os.Stat(l.path)
+	if l.open == nil || err != nil || !os.SameFile(fi, l.open.id) {
+		if fi, err = l.reopen(); err != nil {
+			return err
+		}
 	}
-	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	fi, err := f.Stat()
-	if err == nil && fi.Size() > 0 {
+	k := l.open
+	// Another process may have appended since; only then is the last
+	// byte read.
+	if size := fi.Size(); size > 0 && size != k.end {
 		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+		if _, err := k.f.ReadAt(last, size-1); err == nil && last[0] != '\n' {
 			line = append([]byte{'\n'}, line...)
 		}
 	}
 	// One write of the whole line: appends from other processes do not
 	// interleave with it.
-	_, err = f.Write(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	n, err := k.f.Write(line)
+	k.end = fi.Size() + int64(n)
+	if err != nil {
+		l.closeKept()
 	}
 	return err
+}
+
+// reopen opens the file at the path, creating it and its directory, in
+// place of the one kept, and returns what it is.
+func (l *auditFile) reopen() (fs.FileInfo, error) {
+	l.closeKept()
+	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	l.open = &keptFile{f: f, id: fi, end: -1}
+	runtime.AddCleanup(l, func(k *keptFile) { k.f.Close() }, l.open)
+	return fi, nil
+}
+
+// closeKept closes the kept file, if any.
+func (l *auditFile) closeKept() {
+	if l.open != nil {
+		l.open.f.Close()
+		l.open = nil
+	}
 }
 
 // sinceSlack is how far before Since Recent keeps reading: entries are
