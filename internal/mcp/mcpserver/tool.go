@@ -95,11 +95,11 @@ func addTool[In, Out any](s *Server, t tool[In, Out]) {
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", def.Name, err))
 	}
-	// The schemas are offered as their JSON, encoded once: the SDK
-	// re-encodes a tool's input schema on every call (it looks for
-	// x-mcp-header annotations), which for a *jsonschema.Schema means
-	// reflection over the whole schema and for JSON only a copy. The
-	// bytes listed are the same.
+	// The schemas are offered as their JSON, encoded once: a
+	// *jsonschema.Schema is encoded by reflection over the whole schema
+	// on every tools/list (and, in the go-sdk as published, on every
+	// tools/call, which third_party/go-sdk's patch 8 removes). The bytes
+	// listed are the same.
 	def.InputSchema = rawSchema(in)
 	// A call may also be refused, and the refusal is a normal result.
 	def.OutputSchema = rawSchema(&jsonschema.Schema{Type: "object", AnyOf: append([]*jsonschema.Schema{out, denialSchema}, t.alts...)})
