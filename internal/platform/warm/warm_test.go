@@ -37,12 +37,12 @@ func TestRunRunsEveryCallOnce(t *testing.T) {
 // waiting for the busy one).
 func TestRunDoesNotWaitForABusyGoroutine(t *testing.T) {
 	release := make(chan struct{})
-	started := make(chan struct{})
+	running := make(chan struct{})
 	go Run(func() {
-		close(started)
+		close(running)
 		<-release
 	})
-	<-started
+	<-running
 	Run(func() {}) // would deadlock if it waited for the first
 	close(release)
 }
