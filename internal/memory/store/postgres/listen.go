@@ -73,10 +73,8 @@ func (s *Store) listenOnce(ctx context.Context, on Listeners) (listened bool, er
 		}
 		calls[l.channel] = l.call
 	}
-	for _, call := range []func(string){on.Manifests, on.Documents} {
-		if call != nil {
-			call("")
-		}
+	for _, call := range calls {
+		call("")
 	}
 	for {
 		wait, cancel := context.WithTimeout(ctx, s.pool.timeout)
