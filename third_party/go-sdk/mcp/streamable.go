@@ -1437,9 +1437,12 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 
 	// Read incoming messages.
 	buffered, _ := req.Body.(*bufferedBody)
+	if buffered != nil && buffered.Len() != len(buffered.data) {
+		buffered = nil // read from since: its bytes and messages are not the body's rest
+	}
 	var body []byte
 	var err error
-	if buffered != nil && buffered.Len() == len(buffered.data) {
+	if buffered != nil {
 		body = buffered.data
 	} else if body, err = io.ReadAll(req.Body); err != nil {
 		var mbe *http.MaxBytesError
@@ -1459,7 +1462,7 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	// logic.
 	var incoming []jsonrpc.Message
 	var isBatch bool
-	if buffered != nil && buffered.Len() == len(buffered.data) {
+	if buffered != nil {
 		incoming, isBatch, err = buffered.msgs, buffered.isBatch, buffered.err
 	} else {
 		incoming, isBatch, err = readBatch(body)
