@@ -193,6 +193,26 @@ func TestPatchedCallToolResultAgreesWithUpstream(t *testing.T) {
 		{Content: []Content{text("x")}, resultType: resultTypeInputRequired, InputRequests: InputRequestMap{}, RequestState: "st"},
 		{Content: []Content{text("x")}, StructuredContent: map[string]any{"z": 1, "a": []any{"<"}}, RequestState: "s"},
 	}
+	// Structured content as raw JSON (patch 10), compact or not, valid or
+	// not, with every combination of the fields around it.
+	raws := []json.RawMessage{
+		nil, json.RawMessage(""), json.RawMessage("null"), json.RawMessage(`"<&>"`),
+		json.RawMessage(`{"a":"<b>&amp;</b>","u":"` + "\u2028    â ÿ" + `"}`),
+		json.RawMessage(`{"a": 1}`), json.RawMessage(`{"a":1`), json.RawMessage(`[1,{"b":[true,null]},"x"]`),
+	}
+	for _, raw := range raws {
+		for _, around := range []CallToolResult{
+			{},
+			{Content: []Content{text(`{"a":"<b>"}`)}},
+			{Content: []Content{text("t")}, IsError: true},
+			{Meta: Meta{"k": "<v>"}, Content: []Content{}, RequestState: "st"},
+			{Content: []Content{text("x")}, resultType: resultTypeInputRequired, InputRequests: InputRequestMap{}},
+		} {
+			r := around
+			r.StructuredContent = raw
+			results = append(results, &r)
+		}
+	}
 	for i, r := range results {
 		got, gotErr := r.MarshalJSON()
 		want, wantErr := upstreamMarshalCallToolResult(r)

@@ -5,9 +5,11 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"sync"
 
 	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
 	"github.com/modelcontextprotocol/go-sdk/internal/mcpgodebug"
@@ -377,16 +379,7 @@ func (x *CallToolResult) MarshalJSON() ([]byte, error) {
 	// and copied into the result (bourdon patch 6, see
 	// third_party/go-sdk/PATCHES.md). TestPatchedCallToolResultWireHasEveryField
 	// fails when CallToolResult gains a field this list lacks.
-	type wire struct {
-		Meta              `json:"_meta,omitempty"`
-		Content           []any           `json:"content"`
-		StructuredContent any             `json:"structuredContent,omitempty"`
-		IsError           bool            `json:"isError,omitempty"`
-		RequestState      string          `json:"requestState,omitempty"`
-		ResultType        resultType      `json:"resultType,omitempty"`
-		InputRequests     json.RawMessage `json:"inputRequests,omitempty"`
-	}
-	w := wire{Meta: x.Meta, StructuredContent: x.StructuredContent, IsError: x.IsError, RequestState: x.RequestState, ResultType: x.resultType}
+	w := callToolResultWire{Meta: x.Meta, StructuredContent: x.StructuredContent, IsError: x.IsError, RequestState: x.RequestState, ResultType: x.resultType}
 	if x.Content != nil {
 		w.Content = make([]any, len(x.Content))
 		for i, c := range x.Content {
@@ -404,8 +397,77 @@ func (x *CallToolResult) MarshalJSON() ([]byte, error) {
 		}
 		w.InputRequests = ir
 	}
+	if raw, ok := x.StructuredContent.(json.RawMessage); ok && internaljson.IsCompact(raw) {
+		return w.marshalAroundCompact(raw)
+	}
 	return json.Marshal(w)
 }
+
+// callToolResultWire is the wire format of a CallToolResult.
+type callToolResultWire struct {
+	Meta              `json:"_meta,omitempty"`
+	Content           []any           `json:"content"`
+	StructuredContent any             `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	RequestState      string          `json:"requestState,omitempty"`
+	ResultType        resultType      `json:"resultType,omitempty"`
+	InputRequests     json.RawMessage `json:"inputRequests,omitempty"`
+}
+
+// marshalAroundCompact encodes w, whose structured content is raw, as
+// json.Marshal would, without running the encoder's scanner over raw,
+// which IsCompact found compact: the fields before and after it are
+// encoded into a pooled buffer, and raw is copied between them with the
+// HTML escaping that the encoder's compaction adds and nothing else
+// (bourdon patch 10, see third_party/go-sdk/PATCHES.md).
+// TestPatchedCallToolResultAgreesWithUpstream compares the two.
+func (w *callToolResultWire) marshalAroundCompact(raw json.RawMessage) ([]byte, error) {
+	before := struct {
+		Meta    `json:"_meta,omitempty"`
+		Content []any `json:"content"`
+	}{w.Meta, w.Content}
+	after := struct {
+		IsError       bool            `json:"isError,omitempty"`
+		RequestState  string          `json:"requestState,omitempty"`
+		ResultType    resultType      `json:"resultType,omitempty"`
+		InputRequests json.RawMessage `json:"inputRequests,omitempty"`
+	}{w.IsError, w.RequestState, w.ResultType, w.InputRequests}
+	buf := resultBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledResultBuffer {
+			buf.Reset()
+			resultBuffers.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf)
+	if err := enc.Encode(before); err != nil {
+		return nil, err
+	}
+	// Encode ended the object with "}\n"; the structured content follows.
+	buf.Truncate(buf.Len() - 2)
+	buf.WriteString(`,"structuredContent":`)
+	buf.Write(internaljson.AppendHTMLEscaped(buf.AvailableBuffer(), raw))
+	mark := buf.Len()
+	if err := enc.Encode(after); err != nil {
+		return nil, err
+	}
+	// after's "{" becomes the comma between the objects' fields, unless
+	// it has none.
+	tail := buf.Bytes()[mark : buf.Len()-1]
+	data := make([]byte, 0, mark+len(tail))
+	data = append(data, buf.Bytes()[:mark]...)
+	if len(tail) == 2 {
+		return append(data, '}'), nil
+	}
+	data = append(data, ',')
+	return append(data, tail[1:]...), nil
+}
+
+// resultBuffers holds marshalAroundCompact's buffers; one that grew past
+// maxPooledResultBuffer is left to the collector rather than kept.
+var resultBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledResultBuffer = 1 << 20
 
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	type res CallToolResult // avoid recursion

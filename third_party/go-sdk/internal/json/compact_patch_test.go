@@ -64,3 +64,39 @@ func FuzzIsCompact(f *testing.F) {
 		}
 	})
 }
+
+// escapedByStd is the oracle of AppendHTMLEscaped: what json.Marshal
+// makes of compact as a json.Marshaler's output.
+func escapedByStd(t *testing.T, compact []byte) []byte {
+	t.Helper()
+	out, err := stdjson.Marshal(stdjson.RawMessage(compact))
+	if err != nil {
+		t.Fatalf("%q: %v", compact, err)
+	}
+	return out
+}
+
+func TestAppendHTMLEscapedMatchesEncodingJSON(t *testing.T) {
+	for _, s := range append(compactSeeds, `"<a href=\"x&y\">"`, "\"\u2028\u2029\xe2\x80\xa8\xe2\x80\"", `{"k<":">v&"}`, "\"\xe2\x80\"", "\"\xe2\"") {
+		if !compactByStd([]byte(s)) {
+			continue
+		}
+		if got, want := AppendHTMLEscaped(nil, []byte(s)), escapedByStd(t, []byte(s)); !bytes.Equal(got, want) {
+			t.Errorf("AppendHTMLEscaped(%.40q) = %.60q, encoding/json %.60q", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendHTMLEscaped(f *testing.F) {
+	for _, s := range compactSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !IsCompact(data) {
+			return
+		}
+		if got, want := AppendHTMLEscaped([]byte("prefix"), data), append([]byte("prefix"), escapedByStd(t, data)...); !bytes.Equal(got, want) {
+			t.Errorf("AppendHTMLEscaped(%q) = %q, encoding/json %q", data, got, want)
+		}
+	})
+}

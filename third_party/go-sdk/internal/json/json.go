@@ -86,6 +86,32 @@ func IsCompact(data []byte) bool {
 	return true
 }
 
+// AppendHTMLEscaped appends compact JSON to dst as encoding/json's
+// compaction with HTML escaping writes it (json.Marshal does that to a
+// json.Marshaler's output): '<', '>' and '&' become \u003c, \u003e and
+// \u0026, and U+2028 and U+2029 become \u2028 and \u2029; every other
+// byte is copied (bourdon patch 10, see PATCHES.md). In valid JSON those
+// characters occur only inside strings.
+func AppendHTMLEscaped(dst, compact []byte) []byte {
+	const hex = "0123456789abcdef"
+	start := 0
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		switch {
+		case c == '<' || c == '>' || c == '&':
+			dst = append(dst, compact[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			start = i + 1
+		case c == 0xE2 && i+2 < len(compact) && compact[i+1] == 0x80 && compact[i+2]&^1 == 0xA8:
+			dst = append(dst, compact[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[compact[i+2]&0xF])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(dst, compact[start:]...)
+}
+
 // stdMaxDepth is the deepest nesting encoding/json's scanner accepts.
 const stdMaxDepth = 10000
 
