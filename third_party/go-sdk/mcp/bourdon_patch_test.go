@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
+	"github.com/modelcontextprotocol/go-sdk/internal/jsonrpc2"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -233,4 +234,45 @@ func TestPatchedCallToolResultWireHasEveryField(t *testing.T) {
 			t.Errorf("CallToolResult has a field %s that its patched MarshalJSON does not encode", f.Name)
 		}
 	}
+}
+
+// upstreamUnmarshalParams is how go-sdk v1.8.0 decoded a request's params:
+// into a nil pointer, so that segmentio/encoding made every map itself.
+// It is the oracle of patch 11.
+func upstreamUnmarshalParams[P paramsPtr[T], T any](m json.RawMessage) (Params, error) {
+	var p P
+	if m != nil {
+		if err := internaljson.Unmarshal(m, &p); err != nil {
+			return nil, fmt.Errorf("%w: unmarshaling %q into a %T: %w", jsonrpc2.ErrInvalidParams, m, p, err)
+		}
+	}
+	if p == nil {
+		return nil, fmt.Errorf("%w: missing required \"params\"", jsonrpc2.ErrInvalidRequest)
+	}
+	return p, nil
+}
+
+func TestPatchedParamsDecodeAgreesWithUpstream(t *testing.T) {
+	inputs := append([]string{
+		`null`, `{}`, `[]`, `5`, `"s"`, `{"name":"t"}`, `{"_meta":{}}`, `{"_meta":null}`, `{"_meta":5}`, `{"_meta":[]}`,
+		`{"_meta":{},"_meta":null}`, `{"_meta":null,"_meta":{}}`, `{"_meta":{"a":1},"_meta":{"b":2}}`,
+		`{"name":"t","_meta":{"k":{"n":[1,2]},"progressToken":7}}`, `{"name":"t","arguments":{"_meta":{}}}`,
+		`{"_META":{"a":1}}`, `{"name":"t","_meta":{"a":1}`,
+	}, patchedParams...)
+	check := func(name string, mi methodInfo, upstream func(json.RawMessage) (Params, error)) {
+		for _, in := range append([]json.RawMessage{nil}, func() (r []json.RawMessage) {
+			for _, s := range inputs {
+				r = append(r, json.RawMessage(s))
+			}
+			return r
+		}()...) {
+			got, gotErr := mi.unmarshalParams(in)
+			want, wantErr := upstream(in)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s: got %#v, %v; upstream %#v, %v", name, in, got, gotErr, want, wantErr)
+			}
+		}
+	}
+	check("tools/call", newMethodInfo[*CallToolParamsRaw, *CallToolResult](0), upstreamUnmarshalParams[*CallToolParamsRaw])
+	check("initialize", newMethodInfo[*InitializeParams, *InitializeResult](0), upstreamUnmarshalParams[*InitializeParams])
 }

@@ -335,6 +335,14 @@ func newMethodInfo[P paramsPtr[T], R Result, T any](flags methodFlags) methodInf
 		unmarshalParams: func(m json.RawMessage) (Params, error) {
 			var p P
 			if m != nil {
+				// segmentio/encoding decodes an object into a nil map by
+				// making one with room for 64 entries, about 4 KiB for
+				// the few keys a _meta holds; into a map already there, it
+				// adds to it. So p's Meta starts empty and is set back to
+				// nil if params has no _meta (bourdon patch 11, see
+				// third_party/go-sdk/PATCHES.md).
+				p = P(new(T))
+				p.SetMeta(map[string]any{})
 				if err := internaljson.Unmarshal(m, &p); err != nil {
 					// Legacy behavior: pre-fix versions surfaced this as a
 					// plain wrapped error, which caused the wire response to
@@ -347,6 +355,9 @@ func newMethodInfo[P paramsPtr[T], R Result, T any](flags methodFlags) methodInf
 					// code -32602 ("invalid params") while preserving the
 					// descriptive message.
 					return nil, fmt.Errorf("%w: unmarshaling %q into a %T: %w", jsonrpc2.ErrInvalidParams, m, p, err)
+				}
+				if p != nil && len(p.GetMeta()) == 0 && !hasMeta(m) {
+					p.SetMeta(nil)
 				}
 			}
 			// We must check missingParamsOK here, in addition to checkRequest, to
@@ -367,6 +378,14 @@ func newMethodInfo[P paramsPtr[T], R Result, T any](flags methodFlags) methodInf
 		// the signature as the unpointered type.
 		newResult: func() Result { return reflect.New(reflect.TypeFor[R]().Elem()).Interface().(R) },
 	}
+}
+
+// hasMeta reports whether params has a "_meta" key (bourdon patch 11).
+func hasMeta(params json.RawMessage) bool {
+	var v struct {
+		Meta json.RawMessage `json:"_meta"`
+	}
+	return internaljson.Unmarshal(params, &v) == nil && v.Meta != nil
 }
 
 // serverMethod is glue for creating a typedMethodHandler from a method on Server.
