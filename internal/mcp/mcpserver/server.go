@@ -88,9 +88,10 @@ type Server struct {
 	sessions  map[*mcp.ServerSession]*sessionState // sessions that initialized or subscribed
 	announced map[string]*l5.Manifest              // agent id -> manifest last announced
 
-	surfaces   []string            // the operations offered through an access step (offer)
-	readMemory mcp.ResourceHandler // the memory resources' access step (registerResources)
-	readNode   mcp.ResourceHandler // the node resources' access step (registerNodeResources)
+	surfaces   []string               // the operations offered through an access step (offer)
+	args       map[string]*argDecoder // each tool's, by name (for the tests)
+	readMemory mcp.ResourceHandler    // the memory resources' access step (registerResources)
+	readNode   mcp.ResourceHandler    // the node resources' access step (registerNodeResources)
 }
 
 // New returns an MCP server answering from store.
@@ -101,7 +102,7 @@ func New(store *federation.Store, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{store: store, opts: opts, subs: map[string]int{}, sessions: map[*mcp.ServerSession]*sessionState{}, announced: map[string]*l5.Manifest{}}
+	s := &Server{store: store, opts: opts, subs: map[string]int{}, sessions: map[*mcp.ServerSession]*sessionState{}, announced: map[string]*l5.Manifest{}, args: map[string]*argDecoder{}}
 	dopts := opts.DeeperOptions
 	dopts.L2, dopts.Logger = opts.DeeperL2, opts.Logger
 	s.deeper = deeper.New(store, dopts)
