@@ -1,9 +1,12 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
@@ -36,7 +39,7 @@ type ArgsResult struct {
 // by the direct path (ok false when the tool has none or it declines) and
 // by the general path.
 func DecodeArgs(s *Server, tool string, raw json.RawMessage, ceiling visibility.Level) (direct ArgsResult, ok bool, general ArgsResult) {
-	d := s.args[tool]
+	d := s.tools[tool].args
 	if d.direct != nil {
 		in := reflect.New(d.typ)
 		var echoes map[string]string
@@ -56,11 +59,24 @@ func DecodeArgs(s *Server, tool string, raw json.RawMessage, ceiling visibility.
 // DirectArgs returns the tools that have a direct argument path, sorted.
 func DirectArgs(s *Server) []string {
 	var out []string
-	for name, d := range s.args {
-		if d.direct != nil {
+	for name, t := range s.tools {
+		if t.args.direct != nil {
 			out = append(out, name)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// CallTool calls tool's handler with raw arguments, as the SDK would for a
+// caller without a token (the operator): the server's side of a call alone.
+// With general set, the arguments take the general path.
+func CallTool(s *Server, tool string, raw json.RawMessage, general bool) (*mcp.CallToolResult, error) {
+	t := s.tools[tool]
+	if general && t.args.direct != nil {
+		direct := t.args.direct
+		t.args.direct = nil
+		defer func() { t.args.direct = direct }()
+	}
+	return t.handler(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tool, Arguments: raw}})
 }

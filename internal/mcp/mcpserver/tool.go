@@ -108,13 +108,14 @@ func addTool[In, Out any](s *Server, t tool[In, Out]) {
 	}
 	s.offer(def.Name)
 	args := newArgDecoder[In](in, resolved)
-	s.args[def.Name] = args
-	s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	handler := func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		// On a kept goroutine, whose stack the argument validation and
 		// the encoding have grown already (package warm).
 		warm.Run(func() { res, err = callTool(ctx, s, t, args, req) })
 		return res, err
-	})
+	}
+	s.tools[def.Name] = offered{args: args, handler: handler}
+	s.AddTool(def, handler)
 }
 
 // callTool takes one call of tool t (its arguments read by dec) through
