@@ -3,6 +3,7 @@ package trust
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -448,5 +449,40 @@ func TestAuditFollowsItsPath(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "cut short\n{") {
 		t.Errorf("the entry after a line cut short does not start a line:\n%s", data)
+	}
+}
+
+// TestFormatTSMatchesFormat holds FormatTS against time.Format with its
+// layout, over times of every field width, zones and years at the edges.
+func TestFormatTSMatchesFormat(t *testing.T) {
+	zone := time.FixedZone("x", -(9*3600 + 30*60))
+	times := []time.Time{
+		{}, time.Unix(0, 0), time.Unix(0, 999), time.Unix(0, 1000), time.Unix(1, 999_999_999),
+		time.Date(2026, 12, 2, 8, 4, 5, 123456789, time.UTC), time.Date(2026, 1, 1, 0, 0, 0, 0, zone),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(999, 3, 4, 5, 6, 7, 8000, zone),
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		times = append(times, time.Unix(r.Int64N(1<<36)-1<<35, r.Int64N(1e9)).In(zone))
+	}
+	for _, tm := range times {
+		if got, want := FormatTS(tm), tm.UTC().Format("2006-01-02T15:04:05.000000Z"); got != want {
+			t.Errorf("FormatTS(%v) = %q, want %q", tm, got, want)
+		}
+	}
+}
+
+// TestAuditAppendAllocations: appending an entry to the file allocates
+// only what finding the file costs (a stat), not the line.
+func TestAuditAppendAllocations(t *testing.T) {
+	a := OpenAudit(filepath.Join(t.TempDir(), "audit.jsonl"))
+	e := Entry{TS: "2026-12-02T08:00:00.000000Z", Agent: "a", Op: "find_entity"}
+	if err := a.Record(e); err != nil {
+		t.Fatal(err)
+	}
+	base := testing.AllocsPerRun(50, func() { os.Stat(a.Path()) })
+	if n := testing.AllocsPerRun(50, func() { a.Record(e) }); n > base {
+		t.Errorf("Record allocates %v times, a stat %v", n, base)
 	}
 }

@@ -24,6 +24,7 @@ type auditFile struct {
 	path string
 	mu   sync.Mutex
 	open *keptFile // nil until the first append
+	line []byte    // the buffer of Append's line, kept
 }
 
 // keptFile is the file an auditFile appends to, with what it knows of
@@ -35,10 +36,14 @@ type keptFile struct {
 }
 
 func (l *auditFile) Append(e Entry) error {
-	line := append(e.Line(), '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := l.append(line); err != nil {
+	l.line = append(e.appendLine(l.line[:0]), '\n')
+	err := l.append(l.line)
+	if cap(l.line) > 4<<10 {
+		l.line = nil // not kept for an unusually long entry
+	}
+	if err != nil {
 		return fmt.Errorf("audit log %s: %w", l.path, err)
 	}
 	return nil

@@ -150,6 +150,9 @@ type Registry struct {
 	name  string // the document
 	where string // names it in messages
 	now   func() time.Time
+	// local is set for a directory's documents, which a context cannot
+	// bound (a system call is not cancelled): current arms no timer.
+	local bool
 
 	cache *store.Cached[*registryDoc]
 }
@@ -171,7 +174,8 @@ func OpenRegistry(path string) *Registry {
 // NewRegistry returns the registry kept as the document name of docs
 // (RegistryDocument in a PostgreSQL store).
 func NewRegistry(docs store.Documents, name string) *Registry {
-	r := &Registry{docs: docs, name: name, where: docs.Where(name), now: time.Now}
+	_, local := docs.(*store.DirDocuments)
+	r := &Registry{docs: docs, name: name, where: docs.Where(name), now: time.Now, local: local}
 	r.cache = store.NewCached(docs, name, r.read, r.unreadable)
 	return r
 }
@@ -183,6 +187,9 @@ func (r *Registry) Path() string { return r.where }
 // current returns the registry as it is now, reading it again when its
 // revision changed (see store.Cached).
 func (r *Registry) current() (*registryDoc, error) {
+	if r.local {
+		return r.cache.Get(context.Background())
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), registryTimeout)
 	defer cancel()
 	return r.cache.Get(ctx)
@@ -244,12 +251,13 @@ func (r *Registry) Identify(token string) (Caller, bool, error) {
 		return Caller{}, false, err
 	}
 	sum := sha256.Sum256([]byte(token))
-	presented := []byte(hex.EncodeToString(sum[:]))
+	var presented [2 * sha256.Size]byte
+	hex.Encode(presented[:], sum[:])
 	var match *row
 	matches := 0
 	for _, rw := range doc.rows {
-		equal := subtle.ConstantTimeCompare(presented, []byte(rw.tokenHash)) == 1
-		if equal && !rw.revoked && l5.ValidAgentID(rw.id) {
+		equal := subtle.ConstantTimeCompare(presented[:], rw.hash) == 1
+		if equal && !rw.revoked && rw.validID {
 			match = rw
 			matches++
 		}
@@ -276,7 +284,7 @@ func (r *Registry) HasActiveAgents() bool {
 		return false
 	}
 	for _, rw := range doc.rows {
-		if rw.tokenHash != "" && !rw.revoked && l5.ValidAgentID(rw.id) {
+		if rw.tokenHash != "" && !rw.revoked && rw.validID {
 			return true
 		}
 	}
@@ -305,7 +313,7 @@ func (r *Registry) List() ([]Member, error) {
 			RevokedAt:    stampText(rw.raw.Value(keyRevokedAt)),
 		}
 		switch {
-		case !l5.ValidAgentID(rw.id):
+		case !rw.validID:
 			m.Problem = "the id is not a well-formed agent id, so the member never authenticates"
 		case rw.tierName == "":
 			m.Problem = "the row has no tier, so the member authenticates as quarantined"

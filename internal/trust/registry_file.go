@@ -3,6 +3,7 @@ package trust
 import (
 	"fmt"
 
+	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
@@ -33,6 +34,8 @@ type row struct {
 	tierName  string // "" when the key is missing or null
 	tier      Tier   // TierTrusted or TierQuarantined; a missing or unknown name is TierQuarantined
 	tokenHash string // "" when missing or null
+	hash      []byte // tokenHash's bytes, for the constant-time compare
+	validID   bool   // id is a well-formed agent id
 	grants    []string
 	revoked   bool
 	subject   string // the OAuth subject that maps to this member; "" when none
@@ -90,6 +93,7 @@ func parseRegistry(data []byte) (*registryDoc, error) {
 // check derives the typed view of r from its raw mapping.
 func (r *row) check() error {
 	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked, r.subject, r.rate = "", TierQuarantined, "", nil, false, "", RateOverride{}
+	r.hash, r.validID = nil, l5.ValidAgentID(r.id)
 	switch t := r.raw.Value(keyTier).(type) {
 	case nil:
 	case string:
@@ -103,7 +107,7 @@ func (r *row) check() error {
 	switch h := r.raw.Value(keyToken).(type) {
 	case nil:
 	case string:
-		r.tokenHash = h
+		r.tokenHash, r.hash = h, []byte(h)
 	default:
 		return fmt.Errorf("%s is not a string", keyToken)
 	}

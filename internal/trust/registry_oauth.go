@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
 )
 
@@ -27,7 +26,7 @@ func (r *Registry) Lookup(id string) (c Caller, generation string, ok bool) {
 		return Caller{}, "", false
 	}
 	rw := doc.find(id)
-	if rw == nil || rw.revoked || !l5.ValidAgentID(rw.id) {
+	if rw == nil || rw.revoked || !rw.validID {
 		return Caller{}, "", false
 	}
 	sum := sha256.Sum256([]byte("generation\x00" + stampText(rw.raw.Value(keyCreated)) + "\x00" + rw.tokenHash))
@@ -48,7 +47,7 @@ func (r *Registry) BySubject(subject string) (Caller, bool) {
 	}
 	var match *row
 	for _, rw := range doc.rows {
-		if rw.subject == subject && !rw.revoked && l5.ValidAgentID(rw.id) {
+		if rw.subject == subject && !rw.revoked && rw.validID {
 			if match != nil {
 				return Caller{}, false
 			}

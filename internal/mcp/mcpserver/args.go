@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -37,17 +38,58 @@ type hopArg struct {
 // against the same schema, with messages of its own.
 type selfValidating interface{ validatesItself() }
 
-// decodeArgs reads tool arguments: defaults applied, then validated
-// against the input schema (unless In is selfValidating), the access
-// level capped at ceiling, then decoded into In. It also returns the
-// echoes: the top-level string arguments as the caller sent them, before
-// defaults and the cap, which redactResult treats as the caller's own.
-func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved, ceiling visibility.Level) (In, map[string]string, error) {
-	var in In
+// argDecoder reads the arguments of one tool's calls: defaults applied,
+// then validated against the input schema (unless the tool's In is
+// selfValidating), the access level capped at the caller's ceiling, then
+// decoded into In. It also returns the echoes: the top-level string
+// arguments as the caller sent them, before defaults and the cap, which
+// redactResult treats as the caller's own.
+//
+// The general path (general) does exactly that, on a map. A tool whose
+// schema names only scalar arguments also has a direct path (argPlan),
+// which reads the JSON straight into In and declines, leaving the call to
+// the general path, whatever it is not sure to answer the same way: so
+// every error, and every unusual input, comes from the general path.
+type argDecoder struct {
+	typ      reflect.Type // In
+	schema   *jsonschema.Resolved
+	validate bool     // false when In is selfValidating
+	direct   *argPlan // nil when the schema is not one argPlan follows
+}
+
+// newArgDecoder returns the decoder of the arguments of In, whose schema
+// is in (defaults included) and resolved its resolution.
+func newArgDecoder[In any](in *jsonschema.Schema, resolved *jsonschema.Resolved) *argDecoder {
+	_, own := any(*new(In)).(selfValidating)
+	d := &argDecoder{typ: reflect.TypeFor[In](), schema: resolved, validate: !own}
+	if !own {
+		d.direct = planArgs(in, d.typ)
+	}
+	return d
+}
+
+// decode reads raw into *dst, a pointer to the tool's In, for a caller
+// whose access ceiling is ceiling, and returns the echoes.
+func (d *argDecoder) decode(raw json.RawMessage, ceiling visibility.Level, dst any) (map[string]string, error) {
+	if d.direct != nil {
+		if echoes, ok := d.direct.decode(raw, ceiling, reflect.ValueOf(dst).Elem()); ok {
+			return echoes, nil
+		}
+	}
+	return d.general(raw, ceiling, dst)
+}
+
+// general is the general path of decode: the arguments decoded into a
+// map, the defaults applied and the map validated by the schema, the
+// access capped, and the map encoded and decoded into *dst.
+func (d *argDecoder) general(raw json.RawMessage, ceiling visibility.Level, dst any) (map[string]string, error) {
 	m := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return in, nil, fmt.Errorf("validating \"arguments\": arguments must be a JSON object: %v", err)
+			return nil, fmt.Errorf("validating \"arguments\": arguments must be a JSON object: %v", err)
+		}
+		if m == nil { // a null with space around it
+			m = map[string]any{}
 		}
 	}
 	var echoes map[string]string
@@ -59,23 +101,23 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved, ceilin
 			echoes[k] = s
 		}
 	}
-	if err := schema.ApplyDefaults(&m); err != nil {
-		return in, nil, fmt.Errorf("validating \"arguments\": %v", err)
+	if err := d.schema.ApplyDefaults(&m); err != nil {
+		return nil, fmt.Errorf("validating \"arguments\": %v", err)
 	}
-	if _, own := any(in).(selfValidating); !own {
-		if err := schema.Validate(m); err != nil {
-			return in, nil, fmt.Errorf("validating \"arguments\": %v", err)
+	if d.validate {
+		if err := d.schema.Validate(m); err != nil {
+			return nil, fmt.Errorf("validating \"arguments\": %v", err)
 		}
 	}
 	capAccess(m, ceiling)
 	b, err := json.Marshal(m)
 	if err != nil {
-		return in, nil, err
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &in); err != nil {
-		return in, nil, fmt.Errorf("validating \"arguments\": %v", err)
+	if err := json.Unmarshal(b, dst); err != nil {
+		return nil, fmt.Errorf("validating \"arguments\": %v", err)
 	}
-	return in, echoes, nil
+	return echoes, nil
 }
 
 // capAccess lowers the access_level argument of a tool call (sent, or its
@@ -90,16 +132,28 @@ func capAccess(args map[string]any, ceiling visibility.Level) {
 	if !ok {
 		return
 	}
-	if l, valid := visibility.Parse(raw); !valid || l <= ceiling {
+	level, lowered := capLevel(raw, ceiling)
+	if !lowered {
 		return
 	}
-	args["access_level"] = ceiling.String()
-	if ceiling < visibility.Private {
-		if _, ok := args["include_private"]; ok {
-			args["include_private"] = false
-		}
+	args["access_level"] = level
+	if _, ok := args["include_private"]; ok && clearsPrivate(ceiling) {
+		args["include_private"] = false
 	}
 }
+
+// capLevel returns the access level raw capped at ceiling, and whether
+// that lowered it; a value that is not a level is kept.
+func capLevel(raw string, ceiling visibility.Level) (string, bool) {
+	if l, valid := visibility.Parse(raw); !valid || l <= ceiling {
+		return raw, false
+	}
+	return ceiling.String(), true
+}
+
+// clearsPrivate reports whether a lowered access level also clears
+// include_private: for a ceiling below private.
+func clearsPrivate(ceiling visibility.Level) bool { return ceiling < visibility.Private }
 
 // accessDefaults returns the schema defaults of accessArgs for a tool whose
 // own default level is def.

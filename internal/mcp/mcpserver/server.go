@@ -89,8 +89,16 @@ type Server struct {
 	announced map[string]*l5.Manifest              // agent id -> manifest last announced
 
 	surfaces   []string            // the operations offered through an access step (offer)
+	tools      map[string]offered  // the tools, by name (for the tests)
 	readMemory mcp.ResourceHandler // the memory resources' access step (registerResources)
 	readNode   mcp.ResourceHandler // the node resources' access step (registerNodeResources)
+}
+
+// offered is what addTool keeps of a tool, for the tests: its argument
+// decoder and its handler.
+type offered struct {
+	args    *argDecoder
+	handler mcp.ToolHandler
 }
 
 // New returns an MCP server answering from store.
@@ -101,7 +109,7 @@ func New(store *federation.Store, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{store: store, opts: opts, subs: map[string]int{}, sessions: map[*mcp.ServerSession]*sessionState{}, announced: map[string]*l5.Manifest{}}
+	s := &Server{store: store, opts: opts, subs: map[string]int{}, sessions: map[*mcp.ServerSession]*sessionState{}, announced: map[string]*l5.Manifest{}, tools: map[string]offered{}}
 	dopts := opts.DeeperOptions
 	dopts.L2, dopts.Logger = opts.DeeperL2, opts.Logger
 	s.deeper = deeper.New(store, dopts)

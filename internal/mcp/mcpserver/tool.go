@@ -107,19 +107,23 @@ func addTool[In, Out any](s *Server, t tool[In, Out]) {
 		def.Annotations = readOnly
 	}
 	s.offer(def.Name)
-	s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	args := newArgDecoder[In](in, resolved)
+	handler := func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		// On a kept goroutine, whose stack the argument validation and
 		// the encoding have grown already (package warm).
-		warm.Run(func() { res, err = callTool(ctx, s, t, resolved, req) })
+		warm.Run(func() { res, err = callTool(ctx, s, t, args, req) })
 		return res, err
-	})
+	}
+	s.tools[def.Name] = offered{args: args, handler: handler}
+	s.AddTool(def, handler)
 }
 
-// callTool takes one call of tool t (its arguments checked against
-// resolved) through the access step and answers it.
-func callTool[In, Out any](ctx context.Context, s *Server, t tool[In, Out], resolved *jsonschema.Resolved, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// callTool takes one call of tool t (its arguments read by dec) through
+// the access step and answers it.
+func callTool[In, Out any](ctx context.Context, s *Server, t tool[In, Out], dec *argDecoder, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	caller := callerOf(req.Extra)
-	args, echoes, err := decodeArgs[In](req.Params.Arguments, resolved, caller.MaxAccess())
+	var args In
+	echoes, err := dec.decode(req.Params.Arguments, caller.MaxAccess(), &args)
 	if err != nil {
 		return errorResult(err), nil
 	}

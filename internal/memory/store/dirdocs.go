@@ -16,10 +16,12 @@ import (
 // DirDocuments keeps documents as files under one directory, read and
 // written through an fsutil.Tree (a symbolic link that leads out of it is
 // refused, not followed). Writes are atomic (a temporary file renamed
-// over the old one).
+// over the old one). Revision stats through the directory kept open (see
+// fsutil.KeptTree), so that asking it on every request stays cheap.
 type DirDocuments struct {
 	tree fsutil.Tree
-	perm os.FileMode // of the files written; directories get the x bits of the r bits
+	kept *fsutil.KeptTree // tree, for Revision
+	perm os.FileMode      // of the files written; directories get the x bits of the r bits
 }
 
 var _ Documents = (*DirDocuments)(nil)
@@ -27,7 +29,8 @@ var _ Documents = (*DirDocuments)(nil)
 // NewDirDocuments returns the documents under root, whose files are
 // written with mode perm (0o600 for a private one).
 func NewDirDocuments(root string, perm os.FileMode) *DirDocuments {
-	return &DirDocuments{tree: fsutil.NewTree(root), perm: perm}
+	tree := fsutil.NewTree(root)
+	return &DirDocuments{tree: tree, kept: tree.Keep(), perm: perm}
 }
 
 // FileDocument returns the one document a file at path is: the documents
@@ -81,13 +84,13 @@ func (d *DirDocuments) Read(_ context.Context, name string, limit int64) ([]byte
 	return data, revisionOf(fi), nil
 }
 
-// Revision stats the file.
+// Revision stats the file, through the directory kept open.
 func (d *DirDocuments) Revision(_ context.Context, name string) (Revision, error) {
 	p, err := d.path(name)
 	if err != nil {
 		return NoRevision, err
 	}
-	fi, err := d.tree.Stat(p)
+	fi, err := d.kept.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NoRevision, nil
 	}

@@ -3,8 +3,8 @@
 package store
 
 import (
-	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -16,5 +16,11 @@ func revisionOf(fi os.FileInfo) Revision {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		ino = uint64(st.Ino)
 	}
-	return Revision(fmt.Sprintf("%d.%d.%d", fi.Size(), fi.ModTime().UnixNano(), ino))
+	var b [64]byte // three numbers of at most 20 digits and two dots
+	r := strconv.AppendInt(b[:0], fi.Size(), 10)
+	r = append(r, '.')
+	r = strconv.AppendInt(r, fi.ModTime().UnixNano(), 10)
+	r = append(r, '.')
+	r = strconv.AppendUint(r, ino, 10)
+	return Revision(r)
 }

@@ -136,6 +136,20 @@ func (ix *bm25) score(qs []qterm, allowed bitset, lo, hi int32, acc []float32, t
 	return touched
 }
 
+// add adds w·impact of each query term to acc for the documents
+// numbered from lo to hi (excluded), whatever the filter, without noting
+// which (see denseSpan).
+func (ix *bm25) add(qs []qterm, lo, hi int32, acc []float32) {
+	for _, q := range qs {
+		docs, imps := ix.doc[ix.start[q.id]:ix.start[q.id+1]], ix.imp[ix.start[q.id]:ix.start[q.id+1]]
+		i, j := within(docs, lo, hi)
+		docs, imps = docs[i:j], imps[i:j]
+		for i, d := range docs {
+			acc[d] += q.w * imps[i]
+		}
+	}
+}
+
 // postings is the number of postings, for the index statistics.
 func (ix *bm25) postings() int { return len(ix.doc) }
 

@@ -131,13 +131,14 @@ var maxScorePool = sync.Pool{New: func() any { return new(maxScore) }}
 // (about once per posting of the essential lists) and per list it keeps
 // in step, scoring every posting pays per posting. On the 50,000-node
 // benchmark MaxScore is the quicker while the essential postings times
-// the lists stay under the postings of all lists; a query of
-// many mid-frequency terms, whose bounds add up past the k-th best score
-// almost everywhere, is quicker scored exhaustively, and so is any query
-// of few postings (every query on testdata/learn).
+// the lists, times maxScoreShare, stay under the postings of all lists;
+// a query of many mid-frequency terms, whose bounds add up past the k-th
+// best score almost everywhere, is quicker scored exhaustively (densely,
+// see denseSpan), and so is any query of few postings (every query on
+// testdata/learn).
 const (
 	maxScorePostings = 32768 // the least postings for MaxScore
-	maxScoreCost     = 1     // see above
+	maxScoreShare    = 3     // see above
 )
 
 // lexical returns the k allowed documents of highest BM25 score: the
@@ -159,7 +160,7 @@ func (a *arms) lexical(lq lexQuery, allowed bitset, k int) []hit {
 				essential += len(c.ids)
 			}
 		}
-		if essential*len(m.sorted) <= maxScoreCost*postings {
+		if maxScoreShare*essential*len(m.sorted) <= postings {
 			return m.run(allowed, k, floor)
 		}
 	}

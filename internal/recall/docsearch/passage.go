@@ -165,22 +165,15 @@ func buildPassages(g *graph.Graph, nodes []graph.NodeID) (*passageIndex, []strin
 
 // score adds w·impact of each query term to acc for the passages of
 // the documents numbered from lo to hi (excluded), and returns touched
-// extended by the passages it scored first, when track is set (else
-// touched as it is). It scores the passages of every document: the
-// caller drops those of documents not allowed, once per passage rather
-// than once per posting.
-func (pi *passageIndex) score(qs []qterm, lo, hi int32, acc []float32, touched []int32, track bool) []int32 {
+// extended by the passages it scored first. It scores the passages of
+// every document: the caller drops those of documents not allowed, once
+// per passage rather than once per posting.
+func (pi *passageIndex) score(qs []qterm, lo, hi int32, acc []float32, touched []int32) []int32 {
 	ix := pi.lex
 	for _, q := range qs {
 		ps, imps := ix.doc[ix.start[q.id]:ix.start[q.id+1]], ix.imp[ix.start[q.id]:ix.start[q.id+1]]
 		i, j := within(ps, pi.first[lo], pi.first[hi])
 		ps, imps = ps[i:j], imps[i:j]
-		if !track {
-			for i, p := range ps {
-				acc[p] += q.w * imps[i]
-			}
-			continue
-		}
 		for i, p := range ps {
 			if acc[p] == 0 {
 				touched = append(touched, p)

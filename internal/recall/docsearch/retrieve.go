@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -111,18 +112,20 @@ func (a *arms) known(t string) bool {
 }
 
 // scratch is the per-query accumulator of the lexical arm: the score of
-// each document and of each passage, and the best passage score of each
-// document.
+// each document and of each passage, the best passage score of each
+// document (as float32 bits, see denseSpan), and the documents and
+// passages scored.
 type scratch struct {
-	acc, pacc, best   []float32
+	acc, pacc         []float32
+	best              []uint32
 	touched, ptouched []int32
 }
 
 var scratchPool sync.Pool
 
-// denseFold: when the query's lists have at least 1/denseFold as many
-// postings as there are passages, the passages are folded into their
-// documents' best in order rather than in the order they were met.
+// denseFold: when the query's passage postings within a span are at
+// least 1/denseFold of its passages, the span is scored densely (see
+// denseSpan).
 const denseFold = 8
 
 // splitPostings: from this many postings of the query's lists, the
@@ -171,59 +174,71 @@ func (a *arms) exhaustiveSpan(lq lexQuery, allowed bitset, lo, hi int32, k int) 
 	if s == nil {
 		s = &scratch{}
 	}
+	defer scratchPool.Put(s)
 	if len(s.acc) < len(a.nodes) {
-		s.acc, s.best = make([]float32, len(a.nodes)), make([]float32, len(a.nodes))
+		s.acc, s.best = make([]float32, len(a.nodes)), make([]uint32, len(a.nodes))
+	}
+	if a.pass != nil && len(s.pacc) < len(a.pass.doc) {
+		s.pacc = make([]float32, len(a.pass.doc))
+	}
+	if a.pass != nil {
+		first := a.pass.first
+		if a.pass.lex.postingsWithin(lq.pass, first[lo], first[hi]) >= int(first[hi]-first[lo])/denseFold {
+			return a.denseSpan(s, lq, allowed, lo, hi, k)
+		}
 	}
 	s.touched = a.lex.score(lq.fields, allowed, lo, hi, s.acc, s.touched[:0])
 	if a.pass != nil {
-		if len(s.pacc) < len(a.pass.doc) {
-			s.pacc = make([]float32, len(a.pass.doc))
+		s.ptouched = a.pass.score(lq.pass, lo, hi, s.pacc, s.ptouched[:0])
+		for _, p := range s.ptouched {
+			d, v := a.pass.doc[p], s.pacc[p]
+			s.pacc[p] = 0
+			if !allowed.has(int(d)) {
+				continue
+			}
+			if s.acc[d] == 0 && s.best[d] == 0 {
+				s.touched = append(s.touched, d)
+			}
+			s.best[d] = max(s.best[d], math.Float32bits(v))
 		}
-		a.foldPassages(s, lq, allowed, lo, hi)
 	}
 	top := newTopK(k)
 	for _, d := range s.touched {
-		top.push(d, s.acc[d]+s.best[d])
+		top.push(d, s.acc[d]+math.Float32frombits(s.best[d]))
 		s.acc[d], s.best[d] = 0, 0
 	}
-	scratchPool.Put(s)
 	return top.best()
 }
 
-// foldPassages scores the passages of the documents numbered from lo to
-// hi (excluded) and folds them into s.best, each allowed document's best
-// passage score, adding the documents it finds first to s.touched.
-func (a *arms) foldPassages(s *scratch, lq lexQuery, allowed bitset, lo, hi int32) {
-	first := a.pass.first
-	better := func(d int32, v float32) {
-		if s.acc[d] == 0 && s.best[d] == 0 {
-			s.touched = append(s.touched, d)
-		}
-		s.best[d] = max(s.best[d], v)
+// denseSpan returns the top k of exhaustive among the documents numbered
+// from lo to hi (excluded) when the query's lists cover much of them: it
+// adds every posting into flat arrays, with neither the filter checked
+// nor the documents and passages scored noted (a branch per posting),
+// folds the passages into their documents' best in passage order, and
+// then reads every document of the span once, dropping those not
+// allowed. A best passage is kept as the bits of its float32 score: the
+// scores are never negative, so their bits order as they do, and the
+// largest is taken without a branch.
+func (a *arms) denseSpan(s *scratch, lq lexQuery, allowed bitset, lo, hi int32, k int) []hit {
+	a.lex.add(lq.fields, lo, hi, s.acc)
+	pl, ph := a.pass.first[lo], a.pass.first[hi]
+	a.pass.lex.add(lq.pass, pl, ph, s.pacc)
+	pacc, doc := s.pacc[pl:ph], a.pass.doc[pl:ph]
+	doc = doc[:len(pacc)]
+	for i, v := range pacc {
+		d := doc[i]
+		s.best[d] = max(s.best[d], math.Float32bits(v))
 	}
-	if a.pass.lex.postingsWithin(lq.pass, first[lo], first[hi]) >= int(first[hi]-first[lo])/denseFold {
-		// many passages: fold them document by document, which reads and
-		// writes memory in sequence, without noting the passages scored
-		a.pass.score(lq.pass, lo, hi, s.pacc, nil, false)
-		for d := lo; d < hi; d++ {
-			ps := s.pacc[first[d]:first[d+1]]
-			for _, v := range ps {
-				if v != 0 && allowed.has(int(d)) {
-					better(d, v)
-				}
-			}
-			clear(ps)
-		}
-		return
-	}
-	s.ptouched = a.pass.score(lq.pass, lo, hi, s.pacc, s.ptouched[:0], true)
-	for _, p := range s.ptouched {
-		d, v := a.pass.doc[p], s.pacc[p]
-		s.pacc[p] = 0
-		if allowed.has(int(d)) {
-			better(d, v)
+	top := newTopK(k)
+	for d := lo; d < hi; d++ {
+		if v := s.acc[d] + math.Float32frombits(s.best[d]); v > 0 && allowed.has(int(d)) {
+			top.push(d, v)
 		}
 	}
+	clear(s.acc[lo:hi])
+	clear(s.best[lo:hi])
+	clear(pacc)
+	return top.best()
 }
 
 // scoreDoc returns the lexical score of document d alone.

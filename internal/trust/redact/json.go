@@ -114,6 +114,14 @@ func stringEnd(data []byte, i int) int {
 // isKey reports whether the string literal ending at end is an object key:
 // the next non-space byte is a colon.
 func isKey(data []byte, end int) bool {
-	rest := bytes.TrimLeft(data[end:], " \t\r\n")
-	return len(rest) > 0 && rest[0] == ':'
+	for ; end < len(data); end++ {
+		switch data[end] {
+		case ' ', '\t', '\r', '\n':
+		case ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
