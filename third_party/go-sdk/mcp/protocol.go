@@ -379,7 +379,11 @@ func (x *CallToolResult) MarshalJSON() ([]byte, error) {
 	// and copied into the result (bourdon patch 6, see
 	// third_party/go-sdk/PATCHES.md). TestPatchedCallToolResultWireHasEveryField
 	// fails when CallToolResult gains a field this list lacks.
-	w := callToolResultWire{Meta: x.Meta, StructuredContent: x.StructuredContent, IsError: x.IsError, RequestState: x.RequestState, ResultType: x.resultType}
+	w := callToolResultWire{
+		callToolResultHead: callToolResultHead{Meta: x.Meta},
+		StructuredContent:  x.StructuredContent,
+		callToolResultTail: callToolResultTail{IsError: x.IsError, RequestState: x.RequestState, ResultType: x.resultType},
+	}
 	if x.Content != nil {
 		w.Content = make([]any, len(x.Content))
 		for i, c := range x.Content {
@@ -403,15 +407,29 @@ func (x *CallToolResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w)
 }
 
-// callToolResultWire is the wire format of a CallToolResult.
+// callToolResultWire is the wire format of a CallToolResult: the fields
+// before its structured content, that content, and the fields after it
+// (marshalAroundCompact encodes the two groups apart).
 type callToolResultWire struct {
-	Meta              `json:"_meta,omitempty"`
-	Content           []any           `json:"content"`
-	StructuredContent any             `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-	RequestState      string          `json:"requestState,omitempty"`
-	ResultType        resultType      `json:"resultType,omitempty"`
-	InputRequests     json.RawMessage `json:"inputRequests,omitempty"`
+	callToolResultHead
+	StructuredContent any `json:"structuredContent,omitempty"`
+	callToolResultTail
+}
+
+// callToolResultHead is the part of callToolResultWire before the
+// structured content.
+type callToolResultHead struct {
+	Meta    `json:"_meta,omitempty"`
+	Content []any `json:"content"`
+}
+
+// callToolResultTail is the part of callToolResultWire after the
+// structured content.
+type callToolResultTail struct {
+	IsError       bool            `json:"isError,omitempty"`
+	RequestState  string          `json:"requestState,omitempty"`
+	ResultType    resultType      `json:"resultType,omitempty"`
+	InputRequests json.RawMessage `json:"inputRequests,omitempty"`
 }
 
 // marshalAroundCompact encodes w, whose structured content is raw, as
@@ -422,16 +440,6 @@ type callToolResultWire struct {
 // (bourdon patch 10, see third_party/go-sdk/PATCHES.md).
 // TestPatchedCallToolResultAgreesWithUpstream compares the two.
 func (w *callToolResultWire) marshalAroundCompact(raw json.RawMessage) ([]byte, error) {
-	before := struct {
-		Meta    `json:"_meta,omitempty"`
-		Content []any `json:"content"`
-	}{w.Meta, w.Content}
-	after := struct {
-		IsError       bool            `json:"isError,omitempty"`
-		RequestState  string          `json:"requestState,omitempty"`
-		ResultType    resultType      `json:"resultType,omitempty"`
-		InputRequests json.RawMessage `json:"inputRequests,omitempty"`
-	}{w.IsError, w.RequestState, w.ResultType, w.InputRequests}
 	buf := resultBuffers.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= maxPooledResultBuffer {
@@ -440,7 +448,7 @@ func (w *callToolResultWire) marshalAroundCompact(raw json.RawMessage) ([]byte, 
 		}
 	}()
 	enc := json.NewEncoder(buf)
-	if err := enc.Encode(before); err != nil {
+	if err := enc.Encode(w.callToolResultHead); err != nil {
 		return nil, err
 	}
 	// Encode ended the object with "}\n"; the structured content follows.
@@ -448,11 +456,11 @@ func (w *callToolResultWire) marshalAroundCompact(raw json.RawMessage) ([]byte, 
 	buf.WriteString(`,"structuredContent":`)
 	buf.Write(internaljson.AppendHTMLEscaped(buf.AvailableBuffer(), raw))
 	mark := buf.Len()
-	if err := enc.Encode(after); err != nil {
+	if err := enc.Encode(w.callToolResultTail); err != nil {
 		return nil, err
 	}
-	// after's "{" becomes the comma between the objects' fields, unless
-	// it has none.
+	// The tail's "{" becomes the comma between the objects' fields,
+	// unless it has none.
 	tail := buf.Bytes()[mark : buf.Len()-1]
 	data := make([]byte, 0, mark+len(tail))
 	data = append(data, buf.Bytes()[:mark]...)
