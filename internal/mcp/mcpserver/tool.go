@@ -152,7 +152,7 @@ func callTool[In, Out any](ctx context.Context, s *Server, t tool[In, Out], dec 
 			payload = out
 		}
 	}
-	b, err := json.Marshal(payload)
+	b, err := encodePayload(payload)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the %s result: %w", t.def.Name, err)
 	}
