@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -11,19 +12,23 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 )
 
-// jsonAppender is a payload that writes its own JSON into w, byte for byte
-// what encoding/json.Marshal writes for it, without reflection: the
+// jsonAppender is a payload that appends its own JSON to dst, byte for
+// byte what encoding/json.Marshal writes for it, without reflection: the
 // payloads of the hottest calls (find_entity, query_agent_memory), whose
-// encoding by reflection was a tenth of a call's CPU. A value that
-// encoding/json refuses (a NaN or infinite number) marks w refused, and
+// encoding by reflection was a tenth of a call's CPU. A value encoding/json
+// refuses (a NaN or infinite number) gives errJSONRefused, and
 // encoding/json then encodes the payload to say why.
 //
 // The method belongs on payload types alone, never on a type they embed
 // (peerFields): promoted, it would make every payload that embeds the type
 // answer with the embedded fields alone.
 type jsonAppender interface {
-	appendJSON(w *jsonWriter)
+	appendJSON(dst []byte) ([]byte, error)
 }
+
+// errJSONRefused is what a jsonAppender answers for a value encoding/json
+// would not encode.
+var errJSONRefused = errors.New("a value JSON cannot spell")
 
 // encodePayload returns the JSON of a tool's payload: written by the
 // payload itself when it is a jsonAppender, else by encoding/json. Either
@@ -33,132 +38,112 @@ func encodePayload(payload any) ([]byte, error) {
 	if !ok {
 		return json.Marshal(payload)
 	}
-	w := jsonWriters.Get().(*jsonWriter)
-	defer w.release()
-	a.appendJSON(w)
-	if w.refused {
+	buf := jsonBuffers.Get().(*[]byte)
+	b, err := a.appendJSON((*buf)[:0])
+	// The result gets a copy of its own, allocated once at its size; the
+	// buffer goes back to the pool unless one huge payload grew it.
+	out := slices.Clone(b)
+	if cap(b) <= maxPooledJSON {
+		*buf = b
+		jsonBuffers.Put(buf)
+	}
+	if err != nil {
 		return json.Marshal(payload)
 	}
-	// The writer's buffer goes back to the pool; the result gets a copy
-	// of the exact size, allocated once.
-	return slices.Clone(w.buf), nil
+	return out, nil
 }
 
-// jsonWriter holds the JSON a jsonAppender writes, and the scratch it
-// sorts map keys in. Writers are pooled (jsonWriters); their buffer never
+// jsonBuffers holds the buffers jsonAppenders write into; a buffer never
 // leaves encodePayload.
-type jsonWriter struct {
-	buf  []byte
-	keys []string
-	// refused is set by a value encoding/json would not encode.
-	refused bool
-}
+var jsonBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
-var jsonWriters = sync.Pool{New: func() any { return &jsonWriter{buf: make([]byte, 0, 4096)} }}
-
-// maxPooledJSON caps the buffer a pooled writer keeps, so that one huge
-// payload does not stay pinned in the pool.
+// maxPooledJSON caps the buffer the pool keeps, so that one huge payload
+// does not stay pinned in it.
 const maxPooledJSON = 64 << 10
 
-// release empties w and puts it back into the pool.
-func (w *jsonWriter) release() {
-	if cap(w.buf) > maxPooledJSON {
-		return
-	}
-	w.buf, w.refused = w.buf[:0], false
-	jsonWriters.Put(w)
-}
-
-// raw writes s as it is: punctuation and pre-spelled keys.
-func (w *jsonWriter) raw(s string) { w.buf = append(w.buf, s...) }
-
-// string writes s as a JSON string, as encoding/json does (appendJSONText).
-func (w *jsonWriter) string(s string) { w.buf = appendJSONText(w.buf, s) }
-
-// strings writes list as an array of strings, null when nil.
-func (w *jsonWriter) strings(list []string) {
+// appendJSONStrings appends list as an array of strings, null when nil.
+func appendJSONStrings(b []byte, list []string) []byte {
 	if list == nil {
-		w.raw("null")
-		return
+		return append(b, "null"...)
 	}
-	w.buf = append(w.buf, '[')
+	b = append(b, '[')
 	for i, s := range list {
 		if i > 0 {
-			w.buf = append(w.buf, ',')
+			b = append(b, ',')
 		}
-		w.string(s)
+		b = appendJSONText(b, s)
 	}
-	w.buf = append(w.buf, ']')
+	return append(b, ']')
 }
 
-func (w *jsonWriter) bool(v bool) { w.buf = strconv.AppendBool(w.buf, v) }
-
-// optionalInt writes member (a comma, the key and the colon) and *n, or
-// nothing when n is nil, as omitempty leaves out a nil pointer.
-func (w *jsonWriter) optionalInt(member string, n *int) {
-	if n != nil {
-		w.raw(member)
-		w.buf = strconv.AppendInt(w.buf, int64(*n), 10)
-	}
-}
-
-// float writes f as encoding/json writes a float64: the shortest digits
-// that read back as f, in exponent form below 1e-6 and from 1e21 up, the
-// exponent without leading zeros. NaN and the infinities are refused.
-func (w *jsonWriter) float(f float64) {
+// appendJSONFloat appends f as encoding/json writes a float64: the
+// shortest digits that read back as f, in exponent form below 1e-6 and
+// from 1e21 up, the exponent without leading zeros. NaN and the
+// infinities are refused.
+func appendJSONFloat(b []byte, f float64) ([]byte, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		w.refused = true
-		return
+		return b, errJSONRefused
 	}
 	format := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
 	}
-	b := strconv.AppendFloat(w.buf, f, format, -1, 64)
+	b = strconv.AppendFloat(b, f, format, -1, 64)
 	if n := len(b); format == 'e' && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
 		b[n-2] = b[n-1] // 1e-07 is written 1e-7
 		b = b[:n-1]
 	}
-	w.buf = b
+	return b, nil
 }
 
-// writeMap writes m as encoding/json writes a map with string keys: null
-// when nil, else an object whose entries are in the order of their keys'
-// bytes, each value written by value.
-func writeMap[V any](w *jsonWriter, m map[string]V, value func(*jsonWriter, V)) {
+// appendJSONFloatRef appends *f, null when f is nil.
+func appendJSONFloatRef(b []byte, f *float64) ([]byte, error) {
+	if f == nil {
+		return append(b, "null"...), nil
+	}
+	return appendJSONFloat(b, *f)
+}
+
+// appendJSONTextValue is appendJSONText as a value writer of
+// appendJSONMap.
+func appendJSONTextValue(b []byte, s string) ([]byte, error) { return appendJSONText(b, s), nil }
+
+// appendJSONMap appends m as encoding/json writes a map with string keys:
+// null when nil, else an object whose entries are in the order of their
+// keys' bytes, each value appended by value.
+func appendJSONMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
 	if m == nil {
-		w.raw("null")
-		return
+		return append(b, "null"...), nil
 	}
-	start := len(w.keys)
+	var scratch [32]string // the keys of the maps we write, on the stack
+	keys := scratch[:0]
 	for k := range m {
-		w.keys = append(w.keys, k)
+		keys = append(keys, k)
 	}
-	keys := w.keys[start:]
 	slices.Sort(keys)
-	w.buf = append(w.buf, '{')
+	b = append(b, '{')
+	var err error
 	for i, k := range keys {
 		if i > 0 {
-			w.buf = append(w.buf, ',')
+			b = append(b, ',')
 		}
-		w.string(k)
-		w.buf = append(w.buf, ':')
-		value(w, m[k])
+		b = appendJSONText(b, k)
+		b = append(b, ':')
+		if b, err = value(b, m[k]); err != nil {
+			return b, err
+		}
 	}
-	w.buf = append(w.buf, '}')
-	clear(keys) // the pool keeps no library strings alive
-	w.keys = w.keys[:start]
+	return append(b, '}'), nil
 }
 
-func (w *jsonWriter) stringValue(s string) { w.string(s) }
-
-// floatRef writes *f, null when f is nil.
-func (w *jsonWriter) floatRef(f *float64) {
-	if f == nil {
-		w.raw("null")
-		return
+// appendJSONInt appends member (a comma, the key and the colon) and *n,
+// or nothing when n is nil, as omitempty leaves out a nil pointer.
+func appendJSONInt(b []byte, member string, n *int) []byte {
+	if n == nil {
+		return b
 	}
-	w.float(*f)
+	b = append(b, member...)
+	return strconv.AppendInt(b, int64(*n), 10)
 }
 
 // jsonPlain[c] is whether encoding/json writes byte c inside a string as
@@ -229,73 +214,77 @@ func appendJSONText(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// entityMatches writes list as encoding/json writes a []federation.EntityMatch.
-func (w *jsonWriter) entityMatches(list []federation.EntityMatch) {
+// appendJSONMatches appends list as encoding/json writes a
+// []federation.EntityMatch.
+func appendJSONMatches(b []byte, list []federation.EntityMatch) []byte {
 	if list == nil {
-		w.raw("null")
-		return
+		return append(b, "null"...)
 	}
-	w.buf = append(w.buf, '[')
+	b = append(b, '[')
 	for i := range list {
 		if i > 0 {
-			w.buf = append(w.buf, ',')
+			b = append(b, ',')
 		}
 		m := &list[i]
-		w.raw(`{"name":`)
-		w.string(m.Name)
-		w.raw(`,"agents":`)
-		w.strings(m.Agents)
-		w.raw(`,"types":`)
-		w.strings(m.Types)
-		w.raw(`,"summaries":`)
-		writeMap(w, m.Summaries, (*jsonWriter).stringValue)
-		w.raw(`,"tags":`)
-		w.strings(m.Tags)
-		w.buf = append(w.buf, '}')
+		b = append(b, `{"name":`...)
+		b = appendJSONText(b, m.Name)
+		b = append(b, `,"agents":`...)
+		b = appendJSONStrings(b, m.Agents)
+		b = append(b, `,"types":`...)
+		b = appendJSONStrings(b, m.Types)
+		b = append(b, `,"summaries":`...)
+		b, _ = appendJSONMap(b, m.Summaries, appendJSONTextValue) // strings are never refused
+		b = append(b, `,"tags":`...)
+		b = appendJSONStrings(b, m.Tags)
+		b = append(b, '}')
 	}
-	w.buf = append(w.buf, ']')
+	return append(b, ']')
 }
 
-// appendFields writes p's keys as members that follow others (each after
+// appendFields appends p's keys as members that follow others (each after
 // a comma), leaving out the empty ones as their omitempty says. It is not
 // appendJSON on purpose (see jsonAppender).
-func (p *peerFields) appendFields(w *jsonWriter) {
+func (p *peerFields) appendFields(b []byte) ([]byte, error) {
+	var err error
 	if len(p.PeerLatenciesUS) > 0 {
-		w.raw(`,"peer_latencies_us":`)
-		writeMap(w, p.PeerLatenciesUS, (*jsonWriter).floatRef)
+		b = append(b, `,"peer_latencies_us":`...)
+		if b, err = appendJSONMap(b, p.PeerLatenciesUS, appendJSONFloatRef); err != nil {
+			return b, err
+		}
 	}
-	w.optionalInt(`,"peers_queried":`, p.PeersQueried)
-	w.optionalInt(`,"peers_responded":`, p.PeersResponded)
-	w.optionalInt(`,"peers_timed_out":`, p.PeersTimedOut)
+	b = appendJSONInt(b, `,"peers_queried":`, p.PeersQueried)
+	b = appendJSONInt(b, `,"peers_responded":`, p.PeersResponded)
+	b = appendJSONInt(b, `,"peers_timed_out":`, p.PeersTimedOut)
 	if len(p.PeerErrors) > 0 {
-		w.raw(`,"peer_errors":`)
-		writeMap(w, p.PeerErrors, (*jsonWriter).stringValue)
+		b = append(b, `,"peer_errors":`...)
+		b, _ = appendJSONMap(b, p.PeerErrors, appendJSONTextValue)
 	}
+	return b, nil
 }
 
-func (o findEntityOut) appendJSON(w *jsonWriter) {
-	w.raw(`{"name":`)
-	w.string(o.Name)
-	w.raw(`,"access_level":`)
-	w.string(o.AccessLevel)
-	w.raw(`,"include_private":`)
-	w.bool(o.IncludePrivate)
-	w.raw(`,"matches":`)
-	w.entityMatches(o.Matches)
-	o.peerFields.appendFields(w)
-	w.buf = append(w.buf, '}')
+func (o findEntityOut) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"name":`...)
+	b = appendJSONText(b, o.Name)
+	b = append(b, `,"access_level":`...)
+	b = appendJSONText(b, o.AccessLevel)
+	b = append(b, `,"include_private":`...)
+	b = strconv.AppendBool(b, o.IncludePrivate)
+	b = append(b, `,"matches":`...)
+	b = appendJSONMatches(b, o.Matches)
+	b, err := o.peerFields.appendFields(b)
+	return append(b, '}'), err
 }
 
-func (o queryAgentMemoryOut) appendJSON(w *jsonWriter) {
-	w.raw(`{"agent":`)
-	w.string(o.Agent)
-	w.raw(`,"topic":`)
-	w.string(o.Topic)
-	w.raw(`,"access_level":`)
-	w.string(o.AccessLevel)
-	w.raw(`,"include_private":`)
-	w.bool(o.IncludePrivate)
-	w.raw(`,"matches":`)
-	w.entityMatches(o.Matches)
-	w.buf = append(w.buf, '}')
+func (o queryAgentMemoryOut) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"agent":`...)
+	b = appendJSONText(b, o.Agent)
+	b = append(b, `,"topic":`...)
+	b = appendJSONText(b, o.Topic)
+	b = append(b, `,"access_level":`...)
+	b = appendJSONText(b, o.AccessLevel)
+	b = append(b, `,"include_private":`...)
+	b = strconv.AppendBool(b, o.IncludePrivate)
+	b = append(b, `,"matches":`...)
+	b = appendJSONMatches(b, o.Matches)
+	return append(b, '}'), nil
 }
