@@ -233,12 +233,52 @@ func appendJSONMatches(b []byte, list []federation.EntityMatch) []byte {
 		b = append(b, `,"types":`...)
 		b = appendJSONStrings(b, m.Types)
 		b = append(b, `,"summaries":`...)
-		b, _ = appendJSONMap(b, m.Summaries, appendJSONTextValue) // strings are never refused
+		b = appendJSONSummaries(b, m.Summaries, m.Agents)
 		b = append(b, `,"tags":`...)
 		b = appendJSONStrings(b, m.Tags)
 		b = append(b, '}')
 	}
 	return append(b, ']')
+}
+
+// appendJSONSummaries appends summaries as appendJSONMap does, in the
+// order of agents when they are in byte order and name every key, as in
+// federation's matches (a summary for each agent that has one): that
+// spares collecting and sorting the keys.
+func appendJSONSummaries(b []byte, summaries map[string]string, agents []string) []byte {
+	if summaries != nil && len(summaries) <= len(agents) && strictlyIncreasing(agents) {
+		start, written := len(b), 0
+		b = append(b, '{')
+		for _, a := range agents {
+			s, ok := summaries[a]
+			if !ok {
+				continue
+			}
+			if written > 0 {
+				b = append(b, ',')
+			}
+			written++
+			b = appendJSONText(b, a)
+			b = append(b, ':')
+			b = appendJSONText(b, s)
+		}
+		if written == len(summaries) {
+			return append(b, '}')
+		}
+		b = b[:start] // a key agents do not name: the general way
+	}
+	b, _ = appendJSONMap(b, summaries, appendJSONTextValue) // strings are never refused
+	return b
+}
+
+// strictlyIncreasing is whether list is in byte order without repeats.
+func strictlyIncreasing(list []string) bool {
+	for i := 1; i < len(list); i++ {
+		if list[i-1] >= list[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // appendFields appends p's keys as members that follow others (each after

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,10 +144,38 @@ func TestAppendJSONOracle(t *testing.T) {
 	for range 20_000 {
 		var fe findEntityOut
 		fillRandom(r, reflect.ValueOf(&fe).Elem())
+		likeFederation(r, fe.Matches)
 		checkEncoding(t, fe)
 		var qa queryAgentMemoryOut
 		fillRandom(r, reflect.ValueOf(&qa).Elem())
+		likeFederation(r, qa.Matches)
 		checkEncoding(t, qa)
+	}
+}
+
+// likeFederation reshapes most of the matches as federation builds them,
+// agents in byte order and summaries keyed by some of them, so that the
+// summaries' fast path is taken; sometimes with a key no agent names, or
+// a repeated agent, which must send it the general way.
+func likeFederation(r *rand.Rand, matches []federation.EntityMatch) {
+	for i := range matches {
+		m := &matches[i]
+		if r.IntN(4) == 0 || len(m.Agents) == 0 {
+			continue
+		}
+		slices.Sort(m.Agents)
+		if r.IntN(8) > 0 {
+			m.Agents = slices.Compact(m.Agents)
+		}
+		m.Summaries = map[string]string{}
+		for _, a := range m.Agents {
+			if r.IntN(4) > 0 {
+				m.Summaries[a] = randomJSONText(r)
+			}
+		}
+		if r.IntN(8) == 0 {
+			m.Summaries[randomJSONText(r)] = randomJSONText(r)
+		}
 	}
 }
 
@@ -194,6 +223,7 @@ func FuzzFindEntityAppendJSON(f *testing.F) {
 	f.Add("", "", "", "", "", "", uint16(0), 0.0)
 	f.Add("\"\\\x00\x1f\x7f", "\xed\xa0\x80", "日本語\u2029", "\xc3", "<", ">", uint16(0x5555), 1e-7)
 	f.Add("a", "b", "c", "d", "e", "f", uint16(0xaaaa), 1e21)
+	f.Add("n", "agent-b", "s", "t", "agent-a", "e", uint16(0xffff), 3.0)
 	f.Fuzz(func(t *testing.T, name, agent, summary, tag, peer, peerErr string, shape uint16, latency float64) {
 		bit := func(i int) bool { return shape&(1<<i) != 0 }
 		// list is nil, empty, or the given strings, as two bits of shape say.
@@ -207,8 +237,16 @@ func FuzzFindEntityAppendJSON(f *testing.F) {
 			return s
 		}
 		m := federation.EntityMatch{Name: name, Agents: list(0, agent, peer), Types: list(2, tag), Tags: list(4, tag, summary, name)}
-		if bit(6) {
+		if bit(12) {
+			slices.Sort(m.Agents) // as federation orders them
+		}
+		switch {
+		case bit(6) && bit(13):
+			m.Summaries = map[string]string{agent: summary, peer: peerErr}
+		case bit(6):
 			m.Summaries = map[string]string{agent: summary, peer: peerErr, summary: agent}
+		case bit(13):
+			m.Summaries = map[string]string{peer: summary}
 		}
 		out := findEntityOut{Name: name, AccessLevel: tag, IncludePrivate: bit(7)}
 		if bit(8) {
