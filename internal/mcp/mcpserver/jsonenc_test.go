@@ -267,9 +267,9 @@ func FuzzFindEntityAppendJSON(f *testing.F) {
 	})
 }
 
-// benchmarkFindEntityOut is a payload of the size find_entity answers
-// with on the cost bench's library (about 5 KB): two matches, known to 25
-// agents each, with a summary each.
+// benchmarkFindEntityOut is a large find_entity payload (7 KB; the cost
+// bench's average 2 KB): two matches, known to 25 agents each, with a
+// summary each that has characters to escape.
 func benchmarkFindEntityOut() findEntityOut {
 	out := findEntityOut{Name: "Bourdon Federation", AccessLevel: "team"}
 	for i := range 2 {
