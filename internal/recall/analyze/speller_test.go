@@ -43,9 +43,54 @@ func nearestByMap(s *Speller, word string) (int32, float64, bool) {
 // of them), for terms of the vocabulary itself, and for a few edge
 // cases; and from several goroutines at once, which share the tallies.
 func TestSpellerOracle(t *testing.T) {
-	g, err := synth.Graph(2000, 3)
+	s, words, err := spellerCase()
 	if err != nil {
 		t.Fatal(err)
+	}
+	check := func(t *testing.T, words []string) {
+		for _, w := range words {
+			id, sim, ok := s.Nearest(w)
+			wid, wsim, wok := nearestByMap(s, w)
+			if id != wid || sim != wsim || ok != wok {
+				t.Errorf("Nearest(%q) = %d, %v, %v; the map finds %d, %v, %v", w, id, sim, ok, wid, wsim, wok)
+				return
+			}
+		}
+	}
+	check(t, words)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() { check(t, words[i*len(words)/4:(i+1)*len(words)/4]) })
+	}
+	wg.Wait()
+}
+
+// BenchmarkNearest is Nearest over the words of TestSpellerOracle (most
+// of them misspelt), beside nearestByMap, the way it counted before.
+//
+//	go test -run '^$' -bench Nearest ./internal/recall/analyze/
+func BenchmarkNearest(b *testing.B) {
+	s, words, err := spellerCase()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, run := range []struct {
+		name    string
+		nearest func(*Speller, string) (int32, float64, bool)
+	}{{"tally", (*Speller).Nearest}, {"map", nearestByMap}} {
+		b.Run(run.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				run.nearest(s, words[i%len(words)])
+			}
+		})
+	}
+}
+
+// spellerCase is the speller of TestSpellerOracle and its words.
+func spellerCase() (*Speller, []string, error) {
+	g, err := synth.Graph(2000, 3)
+	if err != nil {
+		return nil, nil, err
 	}
 	seen := map[string]bool{}
 	var vocab []string
@@ -87,20 +132,5 @@ func TestSpellerOracle(t *testing.T) {
 		}
 		words = append(words, string(w))
 	}
-	check := func(t *testing.T, words []string) {
-		for _, w := range words {
-			id, sim, ok := s.Nearest(w)
-			wid, wsim, wok := nearestByMap(s, w)
-			if id != wid || sim != wsim || ok != wok {
-				t.Errorf("Nearest(%q) = %d, %v, %v; the map finds %d, %v, %v", w, id, sim, ok, wid, wsim, wok)
-				return
-			}
-		}
-	}
-	check(t, words)
-	var wg sync.WaitGroup
-	for i := range 4 {
-		wg.Go(func() { check(t, words[i*len(words)/4:(i+1)*len(words)/4]) })
-	}
-	wg.Wait()
+	return s, words, nil
 }
