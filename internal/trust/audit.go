@@ -97,9 +97,20 @@ func (e Entry) appendLine(b []byte) []byte {
 // appendPyJSONString writes s as Python's json.dumps(ensure_ascii=False)
 // does: only the quote, the backslash and control characters escaped.
 // Bytes that are not UTF-8 become U+FFFD.
+//
+// Runs of bytes that stand for themselves (printable ASCII but the quote
+// and the backslash, nearly all of an entry) are copied whole.
 func appendPyJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && plainJSONByte[s[j]] {
+			j++
+		}
+		if j > i {
+			b, i = append(b, s[i:j]...), j
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
@@ -126,6 +137,15 @@ func appendPyJSONString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// plainJSONByte[c] reports whether appendPyJSONString writes byte c as it
+// is, whatever surrounds it: printable ASCII but '"' and '\\'.
+var plainJSONByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // ParseEntry reads one audit line. It reports false for a blank line, a
 // line that is not a JSON object (such as a torn last line) and anything

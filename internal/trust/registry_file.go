@@ -1,6 +1,8 @@
 package trust
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
@@ -31,11 +33,11 @@ type row struct {
 	id  string
 	raw *yaml11.Map
 
-	tierName  string // "" when the key is missing or null
-	tier      Tier   // TierTrusted or TierQuarantined; a missing or unknown name is TierQuarantined
-	tokenHash string // "" when missing or null
-	hash      []byte // tokenHash's bytes, for the constant-time compare
-	validID   bool   // id is a well-formed agent id
+	tierName  string             // "" when the key is missing or null
+	tier      Tier               // TierTrusted or TierQuarantined; a missing or unknown name is TierQuarantined
+	tokenHash string             // "" when missing or null
+	digest    *[sha256.Size]byte // the SHA-256 tokenHash spells, nil unless it is 64 lower-case hex digits
+	validID   bool               // id is a well-formed agent id
 	grants    []string
 	revoked   bool
 	subject   string // the OAuth subject that maps to this member; "" when none
@@ -90,10 +92,25 @@ func parseRegistry(data []byte) (*registryDoc, error) {
 	return doc, nil
 }
 
+// digestOf returns the SHA-256 that h spells in lower-case hex, as the
+// registry writes token hashes, or nil when h is anything else (no token
+// can match such a hash: Identify compares with the lower-case hex of the
+// presented token's hash).
+func digestOf(h string) *[sha256.Size]byte {
+	var d [sha256.Size]byte
+	if len(h) != hex.EncodedLen(sha256.Size) {
+		return nil
+	}
+	if _, err := hex.Decode(d[:], []byte(h)); err != nil || hex.EncodeToString(d[:]) != h {
+		return nil
+	}
+	return &d
+}
+
 // check derives the typed view of r from its raw mapping.
 func (r *row) check() error {
 	r.tierName, r.tier, r.tokenHash, r.grants, r.revoked, r.subject, r.rate = "", TierQuarantined, "", nil, false, "", RateOverride{}
-	r.hash, r.validID = nil, l5.ValidAgentID(r.id)
+	r.digest, r.validID = nil, l5.ValidAgentID(r.id)
 	switch t := r.raw.Value(keyTier).(type) {
 	case nil:
 	case string:
@@ -107,7 +124,7 @@ func (r *row) check() error {
 	switch h := r.raw.Value(keyToken).(type) {
 	case nil:
 	case string:
-		r.tokenHash, r.hash = h, []byte(h)
+		r.tokenHash, r.digest = h, digestOf(h)
 	default:
 		return fmt.Errorf("%s is not a string", keyToken)
 	}

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
@@ -20,8 +21,9 @@ import (
 // fsutil.KeptTree), so that asking it on every request stays cheap.
 type DirDocuments struct {
 	tree fsutil.Tree
-	kept *fsutil.KeptTree // tree, for Revision
-	perm os.FileMode      // of the files written; directories get the x bits of the r bits
+	kept *fsutil.KeptTree          // tree, for Revision
+	last atomic.Pointer[namedPath] // the name Revision was last asked, and its path
+	perm os.FileMode               // of the files written; directories get the x bits of the r bits
 }
 
 var _ Documents = (*DirDocuments)(nil)
@@ -84,9 +86,24 @@ func (d *DirDocuments) Read(_ context.Context, name string, limit int64) ([]byte
 	return data, revisionOf(fi), nil
 }
 
-// Revision stats the file, through the directory kept open.
+// namedPath is a document's name and what path makes of it, which
+// depends on nothing else.
+type namedPath struct {
+	name, path string
+	err        error
+}
+
+// Revision stats the file, through the directory kept open. The path of
+// the name last asked is remembered: a caller asks the same document's
+// revision on every request.
 func (d *DirDocuments) Revision(_ context.Context, name string) (Revision, error) {
-	p, err := d.path(name)
+	m := d.last.Load()
+	if m == nil || m.name != name {
+		p, err := d.path(name)
+		m = &namedPath{name: name, path: p, err: err}
+		d.last.Store(m)
+	}
+	p, err := m.path, m.err
 	if err != nil {
 		return NoRevision, err
 	}

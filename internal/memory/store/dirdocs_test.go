@@ -74,3 +74,37 @@ func TestFileDocumentFollowsALinkInItsPlace(t *testing.T) {
 		t.Errorf("plain path: %s %s", docs.Root(), name)
 	}
 }
+
+// TestDirDocumentsRevisionOfNamesInTurn: Revision remembers the last
+// name's path; asked names in turn (the same one again, another, a name
+// that is not one), it answers what a DirDocuments asked each name once
+// answers, and sees a document written in between.
+func TestDirDocumentsRevisionOfNamesInTurn(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	docs := store.NewDirDocuments(dir, 0o600)
+	for _, name := range []string{"a.yaml", "sub/b.yaml"} {
+		if _, err := docs.Write(ctx, name, []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(name string) {
+		t.Helper()
+		got, gerr := docs.Revision(ctx, name)
+		want, werr := store.NewDirDocuments(dir, 0o600).Revision(ctx, name)
+		if got != want || (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+			t.Errorf("Revision(%q) = %q, %v; a fresh DirDocuments says %q, %v", name, got, gerr, want, werr)
+		}
+	}
+	for _, name := range []string{"a.yaml", "a.yaml", "sub/b.yaml", "../x", "../x", "a.yaml", "missing.yaml", "sub/b.yaml"} {
+		check(name)
+	}
+	before, _ := docs.Revision(ctx, "a.yaml")
+	if _, err := docs.Write(ctx, "a.yaml", []byte("longer than before")); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := docs.Revision(ctx, "a.yaml"); after == before {
+		t.Errorf("a document rewritten keeps its revision %q", after)
+	}
+	check("a.yaml")
+}

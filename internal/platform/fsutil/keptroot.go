@@ -3,6 +3,7 @@ package fsutil
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync/atomic"
 )
@@ -32,6 +33,15 @@ const keepOpen = runtime.GOOS != "windows"
 type KeptTree struct {
 	tree Tree
 	held atomic.Pointer[heldRoot]
+	last atomic.Pointer[relPath] // the last absolute path Stat was asked
+}
+
+// relPath is an absolute path and what Tree.rel makes of it, which
+// depends on nothing else: a caller that stats the same file on every
+// request has it made relative once.
+type relPath struct {
+	path, rel string
+	err       error
 }
 
 // heldRoot is an open directory and what it was when opened.
@@ -49,7 +59,7 @@ func (k *KeptTree) Stat(path string) (fs.FileInfo, error) {
 	if !keepOpen {
 		return k.tree.Stat(path)
 	}
-	rel, err := k.tree.rel(path)
+	rel, err := k.rel(path)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +72,19 @@ func (k *KeptTree) Stat(path string) (fs.FileInfo, error) {
 		return nil, k.tree.explain(rel, err)
 	}
 	return fi, nil
+}
+
+// rel is Tree.rel, remembered for the last absolute path (a relative one
+// is made absolute against the working directory, which may change).
+func (k *KeptTree) rel(path string) (string, error) {
+	if m := k.last.Load(); m != nil && m.path == path {
+		return m.rel, m.err
+	}
+	rel, err := k.tree.rel(path)
+	if filepath.IsAbs(path) {
+		k.last.Store(&relPath{path: path, rel: rel, err: err})
+	}
+	return rel, err
 }
 
 // root returns the tree's directory as its path names it now, opening

@@ -10,7 +10,10 @@ package analyze
 // edit distance (the closest uids to an unknown one), where a trigram or
 // a one-edit match would miss a uid several segments off.
 
-import "unicode/utf8"
+import (
+	"sync"
+	"unicode/utf8"
+)
 
 // MinSimilarity is the least trigram similarity (a Dice coefficient) at
 // which Speller takes an unknown word for a known term.
@@ -23,6 +26,15 @@ const MinSimilarity = 0.5
 type Speller struct {
 	postings map[string][]int32 // trigram → terms that have it, increasing
 	count    []uint8            // distinct trigrams of each term, at most 255
+	tallies  sync.Pool          // of *tally, one per Nearest under way
+}
+
+// tally counts the trigrams each term shares with the word of one
+// Nearest call: shared is indexed by term (all zero between calls), and
+// touched lists the terms counted, in the order first met.
+type tally struct {
+	shared  []int32
+	touched []int32
 }
 
 // NewSpeller indexes the terms; a term is known by its index in terms.
@@ -46,14 +58,24 @@ func (s *Speller) Nearest(word string) (int32, float64, bool) {
 		return 0, 0, false
 	}
 	gs := trigrams(word)
-	shared := map[int32]int{}
+	t, _ := s.tallies.Get().(*tally)
+	if t == nil {
+		t = &tally{shared: make([]int32, len(s.count))}
+	}
+	defer s.tallies.Put(t)
+	t.touched = t.touched[:0]
 	for _, g := range gs {
 		for _, id := range s.postings[g] {
-			shared[id]++
+			if t.shared[id] == 0 {
+				t.touched = append(t.touched, id)
+			}
+			t.shared[id]++
 		}
 	}
 	best, bestDice := int32(-1), 0.0
-	for id, c := range shared {
+	for _, id := range t.touched {
+		c := t.shared[id]
+		t.shared[id] = 0
 		d := 2 * float64(c) / float64(len(gs)+int(s.count[id]))
 		if d > bestDice || d == bestDice && id < best {
 			best, bestDice = id, d

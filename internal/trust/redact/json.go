@@ -39,18 +39,18 @@ func JSONAs(data []byte, kind Kind, echo map[string]string) []byte {
 		default:
 			continue
 		}
-		end := stringEnd(data, i)
+		end, escaped := stringEnd(data, i)
 		if end < 0 {
 			return data // not valid JSON; leave it to the caller's encoder
 		}
 		if isKey(data, end) {
 			if depth == 1 && echo != nil {
-				key, _ = text(data[i:end])
+				key, _ = text(data[i:end], escaped)
 			}
 			i = end - 1
 			continue
 		}
-		if s, ok := text(data[i:end]); ok {
+		if s, ok := text(data[i:end], escaped); ok {
 			k := kind
 			if depth == 1 && echo != nil {
 				if a, ok := echo[key]; ok && a == s {
@@ -71,13 +71,13 @@ func JSONAs(data []byte, kind Kind, echo map[string]string) []byte {
 	return append(out, data[last:]...)
 }
 
-// text returns the text of a JSON string literal. Without escapes it
-// shares the literal's bytes instead of copying them (a payload holds
-// hundreds of strings, and nearly all of them come back unchanged): the
-// string is only used while JSONAs reads data, which nothing writes
-// meanwhile, and is never kept.
-func text(lit []byte) (string, bool) {
-	if bytes.IndexByte(lit, '\\') < 0 {
+// text returns the text of a JSON string literal; escaped says whether it
+// holds a backslash. Without escapes it shares the literal's bytes instead
+// of copying them (a payload holds hundreds of strings, and nearly all of
+// them come back unchanged): the string is only used while JSONAs reads
+// data, which nothing writes meanwhile, and is never kept.
+func text(lit []byte, escaped bool) (string, bool) {
+	if !escaped {
 		if len(lit) == 2 {
 			return "", true
 		}
@@ -98,17 +98,27 @@ func topLevel(data []byte, echo map[string]string) map[string]string {
 }
 
 // stringEnd returns the index just past the string literal that starts at
-// data[i] (a quote), or -1 if it never closes.
-func stringEnd(data []byte, i int) int {
+// data[i] (a quote), or -1 if it never closes, and whether the literal
+// holds a backslash. A literal without one ends at the next quote, which
+// bytes.IndexByte finds faster than a loop; the few others are read byte
+// by byte.
+func stringEnd(data []byte, i int) (int, bool) {
+	q := bytes.IndexByte(data[i+1:], '"')
+	if q < 0 {
+		return -1, false
+	}
+	if bytes.IndexByte(data[i+1:i+1+q], '\\') < 0 {
+		return i + q + 2, false
+	}
 	for j := i + 1; j < len(data); j++ {
 		switch data[j] {
 		case '\\':
 			j++
 		case '"':
-			return j + 1
+			return j + 1, true
 		}
 	}
-	return -1
+	return -1, true
 }
 
 // isKey reports whether the string literal ending at end is an object key:

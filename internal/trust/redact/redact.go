@@ -268,12 +268,50 @@ var wsClass = func() (t [256]uint8) {
 // isCollapsed reports whether s is already trimmed and uses only single
 // ASCII spaces as whitespace, i.e. whether collapseSpace would return it
 // unchanged.
+//
+// Eight bytes at a time: a word of printable ASCII without two spaces in a
+// row (nor a space after the previous word's last byte) needs no look at
+// its bytes; any other word, and the tail, are read byte by byte.
 func isCollapsed(s string) bool {
 	n := len(s)
-	for i := 0; i < n; i++ {
+	if n > 0 && (s[0] == ' ' || s[n-1] == ' ') {
+		return false
+	}
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// The high bit of each byte that is a space, below 0x20 (ASCII
+		// whitespace other than the space is) or above 0x7f. The space
+		// test may flag more bytes than the spaces, which only sends the
+		// word to the byte-by-byte check.
+		spaces := (x ^ spaceBytes - lowBits) &^ (x ^ spaceBytes) & highBits
+		other := (x-controlBytes)&^x&highBits | x&highBits
+		if other == 0 && spaces&(spaces<<8) == 0 && (spaces&0x80 == 0 || i == 0 || s[i-1] != ' ') {
+			continue
+		}
+		if !collapsedBytes(s, i, i+8) {
+			return false
+		}
+	}
+	return collapsedBytes(s, i, n)
+}
+
+// Word constants for isCollapsed.
+const (
+	lowBits      = 0x0101010101010101
+	highBits     = 0x8080808080808080
+	spaceBytes   = 0x2020202020202020
+	controlBytes = 0x2020202020202020 // bytes below 0x20 borrow from their high bit
+)
+
+// collapsedBytes is isCollapsed's byte-by-byte check of s[from:to] (s has
+// been checked not to start or end with a space).
+func collapsedBytes(s string, from, to int) bool {
+	for i := from; i < to; i++ {
 		switch wsClass[s[i]] {
 		case wsSpace:
-			if i == 0 || i == n-1 || s[i-1] == ' ' {
+			if s[i-1] == ' ' {
 				return false
 			}
 		case wsOther:

@@ -93,7 +93,8 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			continue
 		case bWord:
-			prevWord = true
+			// No pattern starts inside a word: pass over the rest of it.
+			i, prevWord = wordEnd(s, i)-1, true
 			continue
 		case bHigh:
 			prevWord = false
@@ -125,8 +126,11 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			}
 			continue
 		case bStart:
-			if prevWord {
-				continue // no \b here: not a possible start
+			if prevWord || !mayStartPattern(s[i:]) {
+				// No \b here, or no pattern begins so: no pattern starts
+				// in the rest of the word either.
+				i, prevWord = wordEnd(s, i)-1, true
+				continue
 			}
 			prevWord = true
 			cand = wordStartCandidates(s[i:])
@@ -234,6 +238,45 @@ func wordStartCandidates(t string) uint64 {
 		m |= bit(strings.HasPrefix(t, "ya29."), pGoogleOAuth)
 	}
 	return m
+}
+
+// wordStartPairs are the first two letters, lower case, of every prefix
+// wordStartCandidates tests.
+const wordStartPairs = "ac ai ak ap as aw ba bd be cl ey gh gi gl hf ke kk np pa pk pr re rk se sk ss st xo ya"
+
+// secondLetters[c-'a'] has bit l-'a' set when a prefix tested by
+// wordStartCandidates begins with the letters c and l (lower case).
+var secondLetters = func() (t [26]uint32) {
+	for _, pair := range strings.Fields(wordStartPairs) {
+		t[pair[0]-'a'] |= 1 << (pair[1] - 'a')
+	}
+	return t
+}()
+
+// mayStartPattern reports whether wordStartCandidates(t) may be non-zero,
+// by t's first two bytes: a cheap test that rejects almost every word.
+// t begins with an ASCII letter.
+func mayStartPattern(t string) bool {
+	if len(t) < 2 {
+		return false
+	}
+	l := (t[1] | 0x20) - 'a'
+	return l < 26 && secondLetters[(t[0]|0x20)-'a']>>l&1 != 0
+}
+
+// asciiWord[c] is isASCIIWord(c).
+var asciiWord = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isASCIIWord(byte(c))
+	}
+	return t
+}()
+
+// wordEnd returns the end of the run of ASCII word bytes that holds s[i].
+func wordEnd(s string, i int) int {
+	for i++; i < len(s) && asciiWord[s[i]]; i++ {
+	}
+	return i
 }
 
 // bit returns the mask for pattern p if ok.
