@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/binary"
+	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -268,15 +268,10 @@ func (r *Registry) Identify(token string) (Caller, bool, error) {
 	return match.caller(), true, nil
 }
 
-// digestEqual reports whether a and b are equal in a time that does not
-// depend on where they differ: the words' differences are or'ed together,
-// with no branch on them.
+// digestEqual reports whether a and b are equal, in a time that does not
+// depend on where they differ.
 func digestEqual(a, b *[sha256.Size]byte) bool {
-	var diff uint64
-	for i := 0; i < sha256.Size; i += 8 {
-		diff |= binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
-	}
-	return diff == 0
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
 // IsConfigured reports whether any member was ever registered, even if

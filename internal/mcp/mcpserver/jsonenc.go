@@ -42,7 +42,10 @@ func encodePayload(payload any) ([]byte, error) {
 	b, err := a.appendJSON((*buf)[:0])
 	// The result gets a copy of its own, allocated once at its size; the
 	// buffer goes back to the pool unless one huge payload grew it.
-	out := slices.Clone(b)
+	var out []byte
+	if err == nil {
+		out = slices.Clone(b)
+	}
 	if cap(b) <= maxPooledJSON {
 		*buf = b
 		jsonBuffers.Put(buf)
