@@ -241,7 +241,7 @@ func TestExportTakesTheHeaderFromTheExporter(t *testing.T) {
 		t.Errorf("header: %+v %+v", m.Agent, m.VisibilityPolicy)
 	}
 	var keys []string
-	for _, e := range m.Raw.Entries() {
+	for _, e := range m.Document().Map.Entries() {
 		keys = append(keys, e.Key)
 	}
 	if want := []string{"spec_version", "agent", "last_updated", "capabilities", "known_entities"}; !slices.Equal(keys, want) {

@@ -207,15 +207,12 @@ func summarize(id string, m *l5.Manifest, order []int, problem, machine string, 
 	if problem != "" {
 		out.ParseError = &problem
 	}
-	caps := len(m.Capabilities)
-	if list, ok := m.Raw.Value(l5.KeyCapabilities).([]any); ok {
-		caps = len(list) // every item, as the reference counts them
-	}
+	caps := m.CapabilityCount
 	out.CapabilityCount = &caps
 	count := 0
 	for _, pos := range order {
 		ses := &m.Sessions[pos]
-		vis := visibility.OfRow(ses.Raw.Value("visibility"), visibility.Team)
+		vis := ses.OwnVisibility
 		if !visibility.Visible(vis, egress) {
 			continue
 		}

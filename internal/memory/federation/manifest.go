@@ -17,31 +17,26 @@ func (s *Store) AgentManifest(id string, level visibility.Level) (*yaml11.Map, b
 		return nil, false
 	}
 	m := ai.m
-	out := m.Raw.Clone()
-	out.Set(l5.KeyEntities, visibleRows(len(m.Entities), level, func(i int) (visibility.Level, *yaml11.Map) {
-		return m.Entities[i].Visibility, m.Entities[i].Raw
-	}))
-	out.Set(l5.KeySessions, visibleRows(len(m.Sessions), level, func(i int) (visibility.Level, *yaml11.Map) {
-		return m.Sessions[i].Visibility, m.Sessions[i].Raw
-	}))
-	if _, ok := m.Raw.Get(l5.KeyWorkstreams); ok {
-		out.Set(l5.KeyWorkstreams, visibleRows(len(m.Workstreams), level, func(i int) (visibility.Level, *yaml11.Map) {
-			return m.Workstreams[i].Visibility, m.Workstreams[i].Raw
-		}))
+	doc := m.Document()
+	out := doc.Map.Clone()
+	out.Set(l5.KeyEntities, visibleRows(doc.Entities, level, func(i int) visibility.Level { return m.Entities[i].Visibility }))
+	out.Set(l5.KeySessions, visibleRows(doc.Sessions, level, func(i int) visibility.Level { return m.Sessions[i].Visibility }))
+	if _, ok := doc.Map.Get(l5.KeyWorkstreams); ok {
+		out.Set(l5.KeyWorkstreams, visibleRows(doc.Workstreams, level, func(i int) visibility.Level { return m.Workstreams[i].Visibility }))
 	}
-	if _, ok := m.Raw.Get(l5.KeyNotes); ok {
-		out.Set(l5.KeyNotes, visibleRows(len(m.Notes), level, func(i int) (visibility.Level, *yaml11.Map) {
-			return m.Notes[i].Visibility, m.Notes[i].Raw
-		}))
+	if _, ok := doc.Map.Get(l5.KeyNotes); ok {
+		out.Set(l5.KeyNotes, visibleRows(doc.Notes, level, func(i int) visibility.Level { return m.Notes[i].Visibility }))
 	}
 	return out, true
 }
 
-func visibleRows(n int, level visibility.Level, row func(int) (visibility.Level, *yaml11.Map)) []any {
+// visibleRows returns the rows whose visibility (vis of their index) is
+// visible at level.
+func visibleRows(rows []*yaml11.Map, level visibility.Level, vis func(int) visibility.Level) []any {
 	out := []any{}
-	for i := range n {
-		if vis, raw := row(i); visibility.Visible(vis, level) {
-			out = append(out, raw)
+	for i, r := range rows {
+		if visibility.Visible(vis(i), level) {
+			out = append(out, r)
 		}
 	}
 	return out

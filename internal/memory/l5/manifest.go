@@ -4,7 +4,8 @@
 // A Manifest is read from the YAML document an agent (or the Python
 // reference's exporters) wrote. Reading is tolerant in the way the
 // reference is: rows that are not mappings are skipped, fields of the wrong
-// type are ignored, unknown keys are kept in Raw so a rewrite loses nothing.
+// type are ignored, unknown keys are kept in the document (Document) so a
+// rewrite loses nothing.
 // Validate checks a document against the JSON Schema for people who want
 // to know everything that is wrong with it.
 package l5
@@ -68,20 +69,27 @@ var AgentTypes = []string{
 var WorkstreamStatuses = []string{"active", "paused", "done", "archived"}
 
 // Manifest is one agent's L5 document.
+//
+// The typed fields are derived from the document and must be treated as
+// read-only. The document itself (Document) is not kept decoded: a
+// Manifest read from a file keeps the file's bytes, which hold no
+// pointers for the collector to mark, and decodes them again on demand.
 type Manifest struct {
-	// Raw is the document as read, keys in file order. The typed fields
-	// below are derived from it and must be treated as read-only.
-	Raw *yaml11.Map
-
-	SpecVersion      string
-	Agent            Agent
-	LastUpdated      string
-	Capabilities     []string
+	SpecVersion  string
+	Agent        Agent
+	LastUpdated  string
+	Capabilities []string
+	// CapabilityCount is the number of items of the capabilities list,
+	// strings or not (as the reference counts them); a lone string is one.
+	CapabilityCount  int
 	Sessions         []Session
 	Entities         []Entity
 	Workstreams      []Workstream
 	Notes            []Note
 	VisibilityPolicy *VisibilityPolicy
+
+	source []byte      // the YAML the document was decoded from, or nil
+	doc    *yaml11.Map // the document, when there is no source
 }
 
 // Agent describes who published the manifest.
@@ -113,7 +121,6 @@ type Entity struct {
 	ValidTo     string
 	Tags        []string
 	Visibility  visibility.Level
-	Raw         *yaml11.Map
 }
 
 // Session is one dated working session.
@@ -125,7 +132,9 @@ type Session struct {
 	KeyActions   []string
 	FilesTouched []string
 	Visibility   visibility.Level
-	Raw          *yaml11.Map
+	// OwnVisibility is the row's own visibility field, team when it has
+	// none, policy and tags aside: what agent summaries count and show.
+	OwnVisibility visibility.Level
 }
 
 // Workstream is an ongoing, multi-session initiative.
@@ -138,7 +147,6 @@ type Workstream struct {
 	RelatedEntities []string
 	Tags            []string
 	Visibility      visibility.Level
-	Raw             *yaml11.Map
 }
 
 // Note is a free-standing dated journal entry.
@@ -149,7 +157,6 @@ type Note struct {
 	RelatedEntities []string
 	Tags            []string
 	Visibility      visibility.Level
-	Raw             *yaml11.Map
 }
 
 // Day is a calendar day. The zero Day means "no recognisable date".
@@ -233,13 +240,34 @@ func digits(s string) (int, bool) {
 // FromValue builds a Manifest from a decoded document. It fails only when
 // the document is not a mapping; every other oddity is tolerated the way
 // the reference tolerates it. fallbackID is used when agent.id is missing
-// (the reference uses the file name).
+// (the reference uses the file name). The Manifest keeps doc as its
+// Document.
 func FromValue(doc any, fallbackID string) (*Manifest, bool) {
+	m, ok := fromValue(doc, fallbackID)
+	if ok {
+		m.doc = doc.(*yaml11.Map)
+	}
+	return m, ok
+}
+
+// FromSource is FromValue for the document data holds, doc being
+// yaml11.Decode(data): the Manifest keeps data instead of the decoded
+// tree, and Document decodes data again when asked. data must not be
+// modified afterwards.
+func FromSource(data []byte, doc any, fallbackID string) (*Manifest, bool) {
+	m, ok := fromValue(doc, fallbackID)
+	if ok {
+		m.source = data
+	}
+	return m, ok
+}
+
+func fromValue(doc any, fallbackID string) (*Manifest, bool) {
 	raw, ok := doc.(*yaml11.Map)
 	if !ok {
 		return nil, false
 	}
-	m := &Manifest{Raw: raw}
+	m := &Manifest{}
 	m.SpecVersion = text(raw.Value(KeySpecVersion))
 	if a, ok := raw.Value(KeyAgent).(*yaml11.Map); ok {
 		m.Agent = Agent{
@@ -255,6 +283,10 @@ func FromValue(doc any, fallbackID string) (*Manifest, bool) {
 	}
 	m.LastUpdated = timeText(raw.Value(KeyLastUpdated))
 	m.Capabilities = stringItems(raw.Value(KeyCapabilities))
+	m.CapabilityCount = len(m.Capabilities)
+	if list, ok := raw.Value(KeyCapabilities).([]any); ok {
+		m.CapabilityCount = len(list)
+	}
 	if p, ok := raw.Value(KeyVisibilityPolicy).(*yaml11.Map); ok {
 		m.VisibilityPolicy = &VisibilityPolicy{
 			Default:     visibility.OfRow(p.Value("default"), visibility.Public),
@@ -308,19 +340,18 @@ func entityFrom(r *yaml11.Map, p *VisibilityPolicy) Entity {
 		ValidTo:     text(r.Value("valid_to")),
 		Tags:        stringItems(r.Value("tags")),
 		Visibility:  rowVisibility(r, p),
-		Raw:         r,
 	}
 }
 
 func sessionFrom(r *yaml11.Map, p *VisibilityPolicy) Session {
 	s := Session{
-		Date:         text(r.Value("date")),
-		Day:          DayOf(r.Value("date")),
-		ProjectFocus: textItems(r.Value("project_focus")),
-		KeyActions:   textItems(r.Value("key_actions")),
-		FilesTouched: textItems(r.Value("files_touched")),
-		Visibility:   rowVisibility(r, p),
-		Raw:          r,
+		Date:          text(r.Value("date")),
+		Day:           DayOf(r.Value("date")),
+		ProjectFocus:  textItems(r.Value("project_focus")),
+		KeyActions:    textItems(r.Value("key_actions")),
+		FilesTouched:  textItems(r.Value("files_touched")),
+		Visibility:    rowVisibility(r, p),
+		OwnVisibility: visibility.OfRow(r.Value("visibility"), visibility.Team),
 	}
 	if cwd := r.Value("cwd"); cwd != nil {
 		c := yaml11.Str(cwd)
@@ -339,7 +370,6 @@ func workstreamFrom(r *yaml11.Map, p *VisibilityPolicy) Workstream {
 		RelatedEntities: stringItems(r.Value("related_entities")),
 		Tags:            stringItems(r.Value("tags")),
 		Visibility:      rowVisibility(r, p),
-		Raw:             r,
 	}
 	if w.Status == "" {
 		w.Status = "active"
@@ -355,8 +385,13 @@ func noteFrom(r *yaml11.Map, p *VisibilityPolicy) Note {
 		RelatedEntities: stringItems(r.Value("related_entities")),
 		Tags:            stringItems(r.Value("tags")),
 		Visibility:      rowVisibility(r, p),
-		Raw:             r,
 	}
+}
+
+// rowMaps returns the mapping items of a list of rows: the rows rowsOf
+// reads, in the same order.
+func rowMaps(v any) []*yaml11.Map {
+	return rowsOf(v, nil, func(r *yaml11.Map, _ *VisibilityPolicy) *yaml11.Map { return r })
 }
 
 // rowsOf reads the mapping items of a list of rows with from (nil when

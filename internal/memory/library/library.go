@@ -459,7 +459,7 @@ func loadManifest(path string, read func(path string, limit int64) ([]byte, erro
 		return warn(0, "not valid YAML: %v", err)
 	}
 	fallback := strings.TrimSuffix(filepath.Base(path), ManifestSuffix)
-	m, ok := l5.FromValue(doc, fallback)
+	m, ok := l5.FromSource(data, doc, fallback)
 	if !ok {
 		return warn(1, "not a YAML mapping (found %s); an L5 manifest is a mapping with spec_version, agent and last_updated", kindOf(doc))
 	}
