@@ -127,13 +127,13 @@ func (s *Store) EntityNames(prefix string, level visibility.Level, max int, read
 	total := 0
 	for ; i < len(keys) && strings.HasPrefix(keys[i], p); i++ {
 		for _, h := range v.names[keys[i]] {
-			if visibility.Visible(h.ai.m.Entities[h.pos].Visibility, level) && reader.may(h.ai.id) {
-				if keep != nil && !keep(h.ai.display[h.pos]) {
+			if r := &h.ai.rows[h.pos]; visibility.Visible(r.vis, level) && reader.may(h.ai.id) {
+				if keep != nil && !keep(r.display) {
 					break
 				}
 				total++
 				if len(out) < max {
-					out = append(out, h.ai.display[h.pos])
+					out = append(out, r.display)
 				}
 				break
 			}

@@ -84,7 +84,7 @@ type agentIndex struct {
 	agent    *library.Agent
 	m        *l5.Manifest
 	entities map[string][]int // normalised name or alias -> entity positions
-	display  []string         // trimmed entity names, by position
+	rows     []entityRow      // what name lookups read of each entity, by position
 	focus    map[string][]int // normalised project_focus -> session positions
 	sessions []int            // session positions, newest first (stable)
 	notes    []int            // note positions, newest first (stable)
@@ -165,11 +165,11 @@ func buildAgentIndex(a *library.Agent) *agentIndex {
 		agent:    a,
 		m:        m,
 		entities: make(map[string][]int, len(m.Entities)),
-		display:  make([]string, len(m.Entities)),
+		rows:     make([]entityRow, len(m.Entities)),
 		focus:    map[string][]int{},
 	}
 	for i, e := range m.Entities {
-		ai.display[i] = strings.TrimSpace(e.Name)
+		ai.rows[i] = rowOf(&m.Entities[i])
 		k := Key(e.Name)
 		if k == "" {
 			continue // the reference indexes neither a blank name nor its aliases
