@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
+	"github.com/getbourdon/bourdon-go/internal/platform/jsontext"
 )
 
 // jsonAppender is a payload that appends its own JSON to dst, byte for
@@ -149,73 +149,9 @@ func appendJSONInt(b []byte, member string, n *int) []byte {
 	return strconv.AppendInt(b, int64(*n), 10)
 }
 
-// jsonPlain[c] is whether encoding/json writes byte c inside a string as
-// it is, HTML escaping on: printable ASCII but the quote, the backslash
-// and <, > and &. Bytes from 0x80 up start a UTF-8 sequence, which
-// appendJSONText decodes.
-var jsonPlain = func() (plain [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		plain[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return plain
-}()
-
-const jsonHex = "0123456789abcdef"
-
-// appendJSONText appends s as a JSON string exactly as encoding/json.Marshal
-// writes one (HTML escaping on): the quote and the backslash escaped,
-// \b \f \n \r \t by name, other control characters and <, > and & as
-// \u00XX, each byte of invalid UTF-8 as \ufffd, and U+2028 and U+2029 as
-// \u2028 and \u2029.
-func appendJSONText(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if jsonPlain[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', jsonHex[c>>4], jsonHex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', jsonHex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// appendJSONText appends s as a JSON string exactly as
+// encoding/json.Marshal writes one (HTML escaping on).
+func appendJSONText(b []byte, s string) []byte { return jsontext.AppendString(b, s, jsontext.HTML) }
 
 // appendJSONMatches appends list as encoding/json writes a
 // []federation.EntityMatch.
