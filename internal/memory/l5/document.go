@@ -79,6 +79,7 @@ func recentDocument(m *Manifest) *cachedDocument {
 	return c
 }
 
+// documentOf returns the Document of the decoded manifest raw.
 func documentOf(raw *yaml11.Map) *Document {
 	return &Document{
 		Map:         raw,
