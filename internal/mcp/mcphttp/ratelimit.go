@@ -77,7 +77,8 @@ type rpcHead struct {
 // reports whether the request was refused.
 func (h *handler) limit(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	c, ok := r.Context().Value(callerKey{}).(trust.Caller)
-	if h.opts.Limiter == nil || !ok {
+	if h.opts.Limiter == nil || !ok || c.Rate.Over(h.opts.Limiter.Default).Unlimited() {
+		// An unlimited caller's body is not even decoded.
 		return false
 	}
 	var head rpcHead
