@@ -35,8 +35,8 @@ import (
 // server (ours or a floor) in a process of its own, so that its CPU time
 // and allocation are its own and not the clients'. It talks to the bench
 // on two extra pipes (fd 3 in, fd 4 out), one JSON line each way: it sends
-// ready once it serves, then answers "stats" with its counters and "quit"
-// by writing its profiles and exiting.
+// ready once it serves, then answers "start" and "stop" (of a measured
+// window) with its counters, and exits on "quit".
 const (
 	envChild     = "BOURDON_BENCH_CHILD"     // the server: ours, sdk or echo
 	envTransport = "BOURDON_BENCH_TRANSPORT" // stdio or http
@@ -44,6 +44,7 @@ const (
 	envRegistry  = "BOURDON_BENCH_REGISTRY"  // ours over HTTP: the registry file of the bearer tokens
 	envReplies   = "BOURDON_BENCH_REPLIES"   // the floors: the captured exchanges (a JSON file of []exchange)
 	envProfile   = "BOURDON_BENCH_PROFILE"   // a directory for the CPU and allocation profiles, or ""
+	envName      = "BOURDON_BENCH_NAME"      // the profiles' file name stem: the server's key and the transport
 	envHold      = "BOURDON_BENCH_HOLD"      // the go-sdk floor: a library to load and hold, unused, or ""
 )
 
@@ -72,7 +73,8 @@ type ready struct {
 	Error string   `json:"error,omitempty"`
 }
 
-// counters are a process's cumulative CPU time and heap allocation.
+// counters are a process's cumulative CPU time, heap allocation and
+// garbage collections.
 type counters struct {
 	CPU          time.Duration `json:"cpu_ns"`
 	AllocBytes   uint64        `json:"alloc_bytes"`
@@ -100,6 +102,11 @@ func (c counters) sub(b counters) counters {
 	return counters{CPU: c.CPU - b.CPU, AllocBytes: c.AllocBytes - b.AllocBytes, AllocObjects: c.AllocObjects - b.AllocObjects, GCs: c.GCs - b.GCs}
 }
 
+// add returns the counters of c and b together.
+func (c counters) add(b counters) counters {
+	return counters{CPU: c.CPU + b.CPU, AllocBytes: c.AllocBytes + b.AllocBytes, AllocObjects: c.AllocObjects + b.AllocObjects, GCs: c.GCs + b.GCs}
+}
+
 // runChild serves as the environment says until the bench says quit or
 // closes the control pipe.
 func runChild(server, transport string) error {
@@ -122,7 +129,7 @@ func runChild(server, transport string) error {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
 		}
 	}()
-	prof := profiler{dir: os.Getenv(envProfile), name: server + "-" + transport}
+	prof := profiler{dir: os.Getenv(envProfile), name: os.Getenv(envName)}
 	sc := bufio.NewScanner(ctlIn)
 	for sc.Scan() {
 		switch sc.Text() {
@@ -143,6 +150,7 @@ func runChild(server, transport string) error {
 // profiler writes the profiles of one measured phase into dir, when set:
 // NAME.cpu.pprof, and the allocation profiles at its start and end
 // (NAME.allocs-base.pprof, NAME.allocs.pprof), for go tool pprof -base.
+// A later phase of the same child overwrites them.
 type profiler struct {
 	dir, name string
 	cpu       *os.File

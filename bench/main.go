@@ -12,8 +12,10 @@
 // missed and 2 when the measurement could not be made.
 //
 // With -cost it measures instead what one find_entity call costs our
-// server against a minimal go-sdk server and a bare echo, each server in a
-// child process of its own (cost.go, child.go).
+// server against a minimal go-sdk server (on the patched go-sdk the build
+// uses and, rebuilt, on the go-sdk as published) and a bare echo, each
+// server in a child process of its own, over HTTP in -cost-rounds rounds
+// (cost.go, child.go).
 package main
 
 import (
@@ -45,9 +47,11 @@ type config struct {
 	keep     bool
 	profile  string
 	// cost runs the "what one call costs" measurements instead (cost.go).
-	cost        bool
-	seed        string
-	costProfile string
+	cost          bool
+	seed          string
+	costProfile   string
+	costRounds    int
+	costPublished bool
 }
 
 // row is one line of the result table.
@@ -94,6 +98,8 @@ func main() {
 	flag.BoolVar(&cfg.cost, "cost", false, "measure what one find_entity call costs instead: our server against a minimal\ngo-sdk server and a bare echo, over stdio (seed library) and HTTP (benchmark\nlibrary), each server in a child process (see bench/README.md)")
 	flag.StringVar(&cfg.seed, "seed", seedLibrary, "with -cost: the library of the stdio measurements")
 	flag.StringVar(&cfg.costProfile, "cost-profile", "", "with -cost: write each server child's CPU and allocation profiles into this directory")
+	flag.IntVar(&cfg.costRounds, "cost-rounds", 1, "with -cost: rounds of the HTTP measurements; each round measures every server\nonce for -duration, the first one rotating, and the CPU goal is judged on the\nmedian of the rounds' ratios")
+	flag.BoolVar(&cfg.costPublished, "cost-published", true, "with -cost: also measure the go-sdk floor on the go-sdk as published (this\nprogram rebuilt without go.mod's replace; skipped when it cannot be built)")
 	flag.Usage = func() {
 		w := flag.CommandLine.Output()
 		fmt.Fprintf(w, `Usage: go run ./bench [flags]
@@ -109,8 +115,8 @@ Flags:
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if cfg.clients < 1 || cfg.reloads < 1 || cfg.duration <= 0 || cfg.inproc <= 0 {
-		fmt.Fprintln(os.Stderr, "bench: -clients and -reloads must be at least 1, -duration and -inproc positive")
+	if cfg.clients < 1 || cfg.reloads < 1 || cfg.costRounds < 1 || cfg.duration <= 0 || cfg.inproc <= 0 {
+		fmt.Fprintln(os.Stderr, "bench: -clients, -reloads and -cost-rounds must be at least 1, -duration and -inproc positive")
 		os.Exit(2)
 	}
 	if cfg.cost {
