@@ -118,8 +118,16 @@ func runChild(server, transport string) error {
 		return errors.New("a server child needs the control pipes on fd 3 and 4")
 	}
 	enc := json.NewEncoder(ctlOut)
+	// What the child writes (our server's audit log) goes into a
+	// directory of its own, removed when it ends.
+	scratch, err := os.MkdirTemp("", "bourdon-bench-child-")
+	if err != nil {
+		enc.Encode(ready{Error: err.Error()})
+		return err
+	}
+	defer os.RemoveAll(scratch)
 	var rd ready
-	serve, err := childServer(server, transport, &rd)
+	serve, err := childServer(server, transport, scratch, &rd)
 	if err != nil {
 		enc.Encode(ready{Error: err.Error()})
 		return err
@@ -187,8 +195,9 @@ func (p *profiler) heap(kind string) {
 }
 
 // childServer builds the server and returns the function that serves it,
-// calling announce once it listens. It fills in rd.
-func childServer(server, transport string, rd *ready) (func(announce func()) error, error) {
+// calling announce once it listens. It fills in rd. Our server's audit
+// log is written into the directory scratch.
+func childServer(server, transport, scratch string, rd *ready) (func(announce func()) error, error) {
 	var srv *mcp.Server
 	var echo map[string]exchange
 	var fallback exchange
@@ -200,12 +209,8 @@ func childServer(server, transport string, rd *ready) (func(announce func()) err
 		}
 		store := federation.New(lib)
 		rd.Names = entityNames(store)
-		auditDir, err := os.MkdirTemp("", "bourdon-bench-audit-")
-		if err != nil {
-			return nil, err
-		}
 		// As bourdon serve runs it: every call is audited to a log file.
-		s := mcpserver.New(store, mcpserver.Options{Version: "bench", Logger: quiet, Audit: trust.OpenAudit(filepath.Join(auditDir, "audit.jsonl"))})
+		s := mcpserver.New(store, mcpserver.Options{Version: "bench", Logger: quiet, Audit: trust.OpenAudit(filepath.Join(scratch, "audit.jsonl"))})
 		if transport == "http" {
 			// bourdon serve --transport http counts every call.
 			s.Server.AddReceivingMiddleware(mcpmetrics.New().Middleware(trust.Ops()))
