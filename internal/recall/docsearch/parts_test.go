@@ -57,11 +57,11 @@ func TestTrim(t *testing.T) {
 
 func TestFitBudget(t *testing.T) {
 	rs := []Result{{UID: strings.Repeat("a", 100)}, {UID: strings.Repeat("b", 100)}, {UID: "c"}}
-	kept, dropped := fitBudget(rs, 90)
+	kept, dropped := fitBudget(rs, 90, (*Result).jsonSize)
 	if len(kept) != 1 || dropped != 2 {
 		t.Errorf("kept %d, dropped %d", len(kept), dropped)
 	}
-	if kept, dropped := fitBudget(rs, 1000); len(kept) != 3 || dropped != 0 {
+	if kept, dropped := fitBudget(rs, 1000, (*Result).jsonSize); len(kept) != 3 || dropped != 0 {
 		t.Errorf("kept %d, dropped %d", len(kept), dropped)
 	}
 }
