@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"encoding/json"
-	"errors"
-	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -16,8 +14,8 @@ import (
 // byte what encoding/json.Marshal writes for it, without reflection: the
 // payloads of the hottest calls (find_entity, query_agent_memory), whose
 // encoding by reflection was a tenth of a call's CPU. A value encoding/json
-// refuses (a NaN or infinite number) gives errJSONRefused, and
-// encoding/json then encodes the payload to say why.
+// refuses (a NaN or infinite number) gives an error, and encoding/json
+// then encodes the payload to say why.
 //
 // The method belongs on payload types alone, never on a type they embed
 // (peerFields): promoted, it would make every payload that embeds the type
@@ -25,10 +23,6 @@ import (
 type jsonAppender interface {
 	appendJSON(dst []byte) ([]byte, error)
 }
-
-// errJSONRefused is what a jsonAppender answers for a value encoding/json
-// would not encode.
-var errJSONRefused = errors.New("a value JSON cannot spell")
 
 // encodePayload returns the JSON of a tool's payload: written by the
 // payload itself when it is a jsonAppender, else by encoding/json. Either
@@ -79,32 +73,12 @@ func appendJSONStrings(b []byte, list []string) []byte {
 	return append(b, ']')
 }
 
-// appendJSONFloat appends f as encoding/json writes a float64: the
-// shortest digits that read back as f, in exponent form below 1e-6 and
-// from 1e21 up, the exponent without leading zeros. NaN and the
-// infinities are refused.
-func appendJSONFloat(b []byte, f float64) ([]byte, error) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return b, errJSONRefused
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if n := len(b); format == 'e' && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-		b[n-2] = b[n-1] // 1e-07 is written 1e-7
-		b = b[:n-1]
-	}
-	return b, nil
-}
-
 // appendJSONFloatRef appends *f, null when f is nil.
 func appendJSONFloatRef(b []byte, f *float64) ([]byte, error) {
 	if f == nil {
 		return append(b, "null"...), nil
 	}
-	return appendJSONFloat(b, *f)
+	return jsontext.AppendFloat(b, *f)
 }
 
 // appendJSONTextValue is appendJSONText as a value writer of

@@ -1,9 +1,15 @@
-// Package jsontext writes JSON string literals exactly as encoding/json
-// does, for the encoders that write JSON by hand (a tool's payload, the
-// canonical JSON a commit digests) and must agree with it byte for byte.
+// Package jsontext writes JSON string literals and numbers exactly as
+// encoding/json does, for the encoders that write JSON by hand (a tool's
+// payload, the canonical JSON a commit digests) or measure it (docs
+// search's token budget) and must agree with it byte for byte.
 package jsontext
 
-import "unicode/utf8"
+import (
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
 
 // Escaping says which characters beyond those JSON requires are written
 // as escapes.
@@ -87,4 +93,76 @@ func AppendString(b []byte, s string, e Escaping) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// maxEscape is the most bytes AppendString writes for one byte of s: six,
+// for \u00XX and for \ufffd in place of a byte of invalid UTF-8.
+const maxEscape = 6
+
+// Len returns the length of the literal AppendString writes for s under
+// e, len(AppendString(nil, s, e)), without allocating.
+func Len(s string, e Escaping) int {
+	plain := &asIs[e]
+	i := 0
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		return len(s) + 2 // the quotes
+	}
+	// From the first byte that is not written as it is, the rest is
+	// written in chunks into a buffer on the stack, each cut at a byte
+	// where AppendString would start decoding a rune anyway and short
+	// enough that its escapes fit.
+	var buf [512]byte
+	const chunk = (len(buf) - 2) / maxEscape
+	n := i + 2
+	for i < len(s) {
+		end := chunkEnd(s, i, chunk)
+		n += len(AppendString(buf[:0], s[i:end], e)) - 2
+		i = end
+	}
+	return n
+}
+
+// chunkEnd returns where a chunk of s from start, of at most size bytes
+// (size >= utf8.UTFMax), ends: at start+size, or before it at the first
+// byte of a rune that would be cut there. The first byte of a rune is
+// always where AppendString decodes one; so is a byte that no rune within
+// utf8.UTFMax-1 bytes before it holds.
+func chunkEnd(s string, start, size int) int {
+	end := start + size
+	if end >= len(s) {
+		return len(s)
+	}
+	for i := end; i > end-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			return i
+		}
+	}
+	return end
+}
+
+// ErrNotFinite is AppendFloat's answer for NaN and the infinities, which
+// encoding/json refuses to encode.
+var ErrNotFinite = errors.New("jsontext: NaN or an infinity has no JSON number")
+
+// AppendFloat appends f as encoding/json writes a float64: the shortest
+// digits that read back as f, in exponent form below 1e-6 and from 1e21
+// up, the exponent without leading zeros. For NaN and the infinities it
+// appends nothing and returns ErrNotFinite.
+func AppendFloat(b []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, ErrNotFinite
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if n := len(b); format == 'e' && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1] // 1e-07 is written 1e-7
+		b = b[:n-1]
+	}
+	return b, nil
 }

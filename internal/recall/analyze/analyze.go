@@ -23,6 +23,8 @@
 package analyze
 
 import (
+	"iter"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -65,7 +67,9 @@ func CodeTerms(text string) []string { return termsOf(text, Code) }
 // termsOf returns the terms the analyzer gives the words of text.
 func termsOf(text string, analyzer Analyzer) []string {
 	var out []string
-	eachWord(text, func(word string, _, _ int) { out = analyzer(out, word) })
+	for start, end := range words(text) {
+		out = analyzer(out, text[start:end])
+	}
 	return out
 }
 
@@ -73,11 +77,23 @@ func termsOf(text string, analyzer Analyzer) []string {
 // [start, end) of the word it came from, in order. It is Terms without
 // the allocation of a slice, for callers that only count.
 func Each(text string, fn func(term string, start, end int)) {
-	eachWord(text, func(word string, start, end int) {
-		if t, ok := Normalize(word); ok {
+	for start, end := range words(text) {
+		if t, ok := Normalize(text[start:end]); ok {
 			fn(t, start, end)
 		}
-	})
+	}
+}
+
+// First returns the byte offset of the first word of text whose Prose
+// term is one of terms, or -1. It is Each stopped at the first match, for
+// callers that need only where the match is.
+func First(text string, terms []string) int {
+	for start, end := range words(text) {
+		if t, ok := Normalize(text[start:end]); ok && slices.Contains(terms, t) {
+			return start
+		}
+	}
+	return -1
 }
 
 // Normalize returns the term of one word: lowercased and stemmed. It
@@ -100,23 +116,28 @@ func Normalize(word string) (string, bool) {
 	return Stem(w), true
 }
 
-// eachWord calls fn with every maximal run of letters and digits.
-func eachWord(text string, fn func(word string, start, end int)) {
-	start := -1
-	for i, r := range text {
-		if isWordRune(r) {
-			if start < 0 {
-				start = i
+// words yields the byte offsets [start, end) of every word of text, in
+// order: every maximal run of letters, digits and combining marks.
+func words(text string) iter.Seq2[int, int] {
+	return func(yield func(start, end int) bool) {
+		start := -1
+		for i, r := range text {
+			if isWordRune(r) {
+				if start < 0 {
+					start = i
+				}
+				continue
 			}
-			continue
+			if start >= 0 {
+				if !yield(start, i) {
+					return
+				}
+				start = -1
+			}
 		}
 		if start >= 0 {
-			fn(text[start:i], start, i)
-			start = -1
+			yield(start, len(text))
 		}
-	}
-	if start >= 0 {
-		fn(text[start:], start, len(text))
 	}
 }
 

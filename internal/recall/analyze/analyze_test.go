@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -72,6 +73,55 @@ func TestEach(t *testing.T) {
 	want := []string{"idempotency=Idempotency", "key=Key", "header=header"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Each = %q, want %q", got, want)
+	}
+}
+
+// firstByEach is the oracle of First: the start of the first term Each
+// gives that is one of terms.
+func firstByEach(text string, terms []string) int {
+	first := -1
+	Each(text, func(term string, start, _ int) {
+		if first < 0 && slices.Contains(terms, term) {
+			first = start
+		}
+	})
+	return first
+}
+
+func TestFirst(t *testing.T) {
+	// words and separators of the kinds Normalize and the splitting treat
+	// apart: stop words, one-letter words, digits, upper case, stems,
+	// non-ASCII letters and combining marks, over-long runs, invalid UTF-8
+	pieces := []string{
+		"the", "The", "AND", "a", "I", "7", "42", "release", "Releases", "RELEASED", "releasing",
+		"policy", "Policies", "Çalışma", "çalışma", "DÜZENİ", "ortamı", "e\u0301te", "日本語", "Ωmega",
+		strings.Repeat("abcdefghij", 5), "x_y", "api-design",
+		" ", "  ", ",", ".", "-", "\n", "\t", "\xff", "\xc3", "—", "\u00a0", "'",
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		var terms []string
+		for range rng.IntN(4) {
+			if ts := Terms(text); len(ts) > 0 && rng.IntN(3) > 0 {
+				terms = append(terms, ts[rng.IntN(len(ts))])
+			} else {
+				terms = append(terms, Terms(pieces[rng.IntN(len(pieces))])...)
+			}
+		}
+		if got, want := First(text, terms), firstByEach(text, terms); got != want {
+			t.Fatalf("First(%q, %q) = %d, Each finds %d", text, terms, got, want)
+		}
+	}
+	if got := First("The releases were released", []string{"releas"}); got != 4 {
+		t.Errorf("First = %d, want 4", got)
+	}
+	if got := First("the and of", []string{"the"}); got != -1 {
+		t.Errorf("First over stop words = %d, want -1", got)
 	}
 }
 

@@ -80,16 +80,18 @@ type counter struct {
 }
 
 func (ch *counter) run(first, last, fields int, text func(doc, field int) string, analyzer Analyzer) {
-	ids := map[string]int32{}     // term → local number
-	words := map[string][]int32{} // word → its terms' local numbers
-	var n []int32                 // occurrences, by local number·fields + field
-	var touched []int32           // the keys of n counted in this document
+	ids := map[string]int32{}      // term → local number
+	byWord := map[string][]int32{} // word → its terms' local numbers
+	var n []int32                  // occurrences, by local number·fields + field
+	var touched []int32            // the keys of n counted in this document
 	var buf []string
 	for d := first; d < last; d++ {
 		touched = touched[:0]
 		for f := range fields {
-			eachWord(text(d, f), func(word string, _, _ int) {
-				ws, ok := words[word]
+			s := text(d, f)
+			for start, end := range words(s) {
+				word := s[start:end]
+				ws, ok := byWord[word]
 				if !ok {
 					buf = analyzer(buf[:0], word)
 					ws = make([]int32, len(buf))
@@ -103,7 +105,7 @@ func (ch *counter) run(first, last, fields int, text func(doc, field int) string
 						}
 						ws[i] = id
 					}
-					words[word] = ws
+					byWord[word] = ws
 				}
 				for _, id := range ws {
 					k := id*int32(fields) + int32(f)
@@ -112,7 +114,7 @@ func (ch *counter) run(first, last, fields int, text func(doc, field int) string
 					}
 					n[k]++
 				}
-			})
+			}
 		}
 		slices.Sort(touched)
 		counts := make([]Count, len(touched))

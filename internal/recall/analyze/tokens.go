@@ -50,7 +50,11 @@ func lowerASCII(s string) string {
 // Words calls fn with every word of text (a maximal run of Unicode
 // letters, digits and combining marks, as Terms splits it) and its byte
 // offsets [start, end), in order, before any normalisation.
-func Words(text string, fn func(word string, start, end int)) { eachWord(text, fn) }
+func Words(text string, fn func(word string, start, end int)) {
+	for start, end := range words(text) {
+		fn(text[start:end], start, end)
+	}
+}
 
 // Lower lowercases w, without allocating when it is lowercase ASCII.
 func Lower(w string) string { return lower(w) }

@@ -3,6 +3,7 @@ package docsearch
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -56,11 +57,11 @@ func TestTrim(t *testing.T) {
 
 func TestFitBudget(t *testing.T) {
 	rs := []Result{{UID: strings.Repeat("a", 100)}, {UID: strings.Repeat("b", 100)}, {UID: "c"}}
-	kept, dropped := fitBudget(rs, 90)
+	kept, dropped := fitBudget(rs, 90, (*Result).jsonSize)
 	if len(kept) != 1 || dropped != 2 {
 		t.Errorf("kept %d, dropped %d", len(kept), dropped)
 	}
-	if kept, dropped := fitBudget(rs, 1000); len(kept) != 3 || dropped != 0 {
+	if kept, dropped := fitBudget(rs, 1000, (*Result).jsonSize); len(kept) != 3 || dropped != 0 {
 		t.Errorf("kept %d, dropped %d", len(kept), dropped)
 	}
 }
@@ -106,6 +107,23 @@ func TestSnippet(t *testing.T) {
 	}
 	if s := snip("ümlaut "+strings.Repeat("ß", 400), "", "zzz"); utf8.RuneCountInString(s) > maxSnippet || !utf8.ValidString(s) {
 		t.Errorf("long runes: %d runes, valid %v", utf8.RuneCountInString(s), utf8.ValidString(s))
+	}
+}
+
+func TestRunesExceed(t *testing.T) {
+	pieces := []string{"a", " ", "é", "ß", "日", "😀", "e\u0301", "\xff", "\xc3", "\xe2\x80", "\xf0\x9f\x98"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		for n := range len(s) + 3 {
+			if got, want := runesExceed(s, n), utf8.RuneCountInString(s) > n; got != want {
+				t.Fatalf("runesExceed(%q, %d) = %v, want %v", s, n, got, want)
+			}
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	for _, c := range cs {
 		res.Results = append(res.Results, ix.result(c, lq, qvec))
 	}
-	res.Results, res.Dropped = fitBudget(res.Results, q.TokenBudget)
+	res.Results, res.Dropped = fitBudget(res.Results, q.TokenBudget, (*Result).jsonSize)
 	res.Truncated = res.Dropped > 0
 	return res, nil
 }

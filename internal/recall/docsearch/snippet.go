@@ -149,23 +149,13 @@ func isTagStart(c byte) bool { return c == '/' || 'a' <= c && c <= 'z' || 'A' <=
 // matching term is near it, else from a word shortly before the match,
 // marking each cut with an ellipsis.
 func window(p string, terms []string) string {
-	if utf8.RuneCountInString(p) <= maxSnippet {
+	if !runesExceed(p, maxSnippet) {
 		return p
 	}
-	first := -1
-	analyze.Each(p, func(t string, start, _ int) {
-		if first < 0 {
-			for _, q := range terms {
-				if t == q {
-					first = start
-					return
-				}
-			}
-		}
-	})
+	first := analyze.First(p, terms)
 	const lead = 60 // characters kept before the first match
 	prefix := ""
-	if first > 0 && utf8.RuneCountInString(p[:first]) > maxSnippet/2 {
+	if first > 0 && runesExceed(p[:first], maxSnippet/2) {
 		start := first
 		for n := 0; start > 0 && n < lead; n++ {
 			_, size := utf8.DecodeLastRuneInString(p[:start])
@@ -177,7 +167,7 @@ func window(p string, terms []string) string {
 		p, prefix = p[start:], "…"
 	}
 	limit := maxSnippet - utf8.RuneCountInString(prefix) - 1
-	if utf8.RuneCountInString(p) <= limit+1 {
+	if !runesExceed(p, limit+1) {
 		return prefix + p
 	}
 	end := 0
@@ -189,4 +179,22 @@ func window(p string, terms []string) string {
 		end = sp
 	}
 	return prefix + strings.TrimRight(p[:end], " ,;:") + "…"
+}
+
+// runesExceed reports whether s has more than n runes (n >= 0), counting
+// no further than the n+1st.
+func runesExceed(s string, n int) bool {
+	switch {
+	case len(s) <= n: // no more runes than bytes
+		return false
+	case len(s) > utf8.UTFMax*n: // no more bytes than UTFMax a rune
+		return true
+	}
+	for range s {
+		if n == 0 {
+			return true
+		}
+		n--
+	}
+	return false
 }
