@@ -38,6 +38,68 @@ var asIs = func() (t [2][256]bool) {
 
 const hexDigits = "0123456789abcdef"
 
+// plainRun returns how many bytes at the start of s are written as they
+// are under e. It reads eight bytes at a time while none of them needs a
+// look (nearly all text), then byte by byte.
+func plainRun(s string, e Escaping) int {
+	i := 0
+	if e == HTML {
+		for i+8 <= len(s) && !mayEscapeHTML(word(s[i:])) {
+			i += 8
+		}
+	} else {
+		for i+8 <= len(s) && !mayEscapePlain(word(s[i:])) {
+			i += 8
+		}
+	}
+	plain := &asIs[e]
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
+}
+
+// word returns the first eight bytes of s (len(s) >= 8) as a
+// little-endian word, which the compiler reads as one load.
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// SWAR ("SIMD within a register") constants: a byte repeated in each of a
+// word's eight bytes.
+const (
+	eachByte = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// mayEscapePlain reports whether any of the eight bytes packed in x is one
+// asIs[Plain] does not pass: a control character, a byte of 0x80 or more,
+// the quote or the backslash. It is exact: the tests can misplace the
+// byte they flag, but never miss one nor flag a word without one.
+func mayEscapePlain(x uint64) bool {
+	return (x|belowSpace(x)|zeroByte(x^'\\'*eachByte)|zeroByte(x^'"'*eachByte))&highBits != 0
+}
+
+// mayEscapeHTML is mayEscapePlain for asIs[HTML], which also stops at <,
+// > and &. The quote (0x22) and & (0x26) differ in bit 2 only, < (0x3c)
+// and > (0x3e) in bit 1 only: with that bit set, one comparison finds
+// either.
+func mayEscapeHTML(x uint64) bool {
+	return (x|belowSpace(x)|zeroByte(x^'\\'*eachByte)|
+		zeroByte((x|0x04*eachByte)^'&'*eachByte)|zeroByte((x|0x02*eachByte)^'>'*eachByte))&highBits != 0
+}
+
+// belowSpace has the high bit of some byte set when one of x's bytes is
+// below 0x20, and only then unless a byte is 0x80 or more (which the
+// callers flag anyway).
+func belowSpace(x uint64) uint64 { return (x - 0x20*eachByte) &^ x }
+
+// zeroByte has the high bit of some byte set when one of x's bytes is zero
+// (and only then).
+func zeroByte(x uint64) uint64 { return (x - eachByte) &^ x & highBits }
+
 // AppendString appends s to b as a JSON string literal, escaped as
 // encoding/json escapes it under e: the quote and the backslash with a
 // backslash, \b \f \n \r \t by name, other control characters (and, under
@@ -45,15 +107,14 @@ const hexDigits = "0123456789abcdef"
 // U+2028 and U+2029 (which JavaScript reads as line ends) as \u2028 and
 // \u2029.
 func AppendString(b []byte, s string, e Escaping) []byte {
-	plain := &asIs[e]
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if plain[c] {
-			i++
-			continue
+		i += plainRun(s[i:], e)
+		if i == len(s) {
+			break
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
 			switch c {
@@ -102,11 +163,7 @@ const maxEscape = 6
 // Len returns the length of the literal AppendString writes for s under
 // e, len(AppendString(nil, s, e)), without allocating.
 func Len(s string, e Escaping) int {
-	plain := &asIs[e]
-	i := 0
-	for i < len(s) && plain[s[i]] {
-		i++
-	}
+	i := plainRun(s, e)
 	if i == len(s) {
 		return len(s) + 2 // the quotes
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -148,5 +149,92 @@ func TestAppendFloatIsEncodingJSONs(t *testing.T) {
 		if _, err := AppendFloat(nil, f); !errors.Is(err, ErrNotFinite) {
 			t.Errorf("AppendFloat(%v): %v, want ErrNotFinite", f, err)
 		}
+	}
+}
+
+// TestMayEscapeIsAsIs holds the eight-bytes-at-a-time tests against the
+// byte table it stands for: on words of one odd byte among plain ones, at
+// each place, and on random words mixing the bytes next to every edge.
+func TestMayEscapeIsAsIs(t *testing.T) {
+	want := func(w [8]byte, e Escaping) bool {
+		for _, c := range w {
+			if !asIs[e][c] {
+				return true
+			}
+		}
+		return false
+	}
+	pack := func(w [8]byte) (x uint64) {
+		for i, c := range w {
+			x |= uint64(c) << (8 * i)
+		}
+		return x
+	}
+	var words [][8]byte
+	for c := range 256 {
+		for at := range 8 {
+			w := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
+			w[at] = byte(c)
+			words = append(words, w)
+		}
+	}
+	edges := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x25, 0x26, 0x27, 0x3b, 0x3c, 0x3d, 0x3e, 0x3f, 0x5b, 0x5c, 0x5d, 0x7e, 0x7f, 0x80, 0x81, 0xfe, 0xff}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		var w [8]byte
+		for i := range w {
+			if rng.IntN(3) == 0 {
+				w[i] = byte(rng.IntN(256))
+			} else {
+				w[i] = edges[rng.IntN(len(edges))]
+			}
+		}
+		words = append(words, w)
+	}
+	for _, w := range words {
+		if got := mayEscapePlain(pack(w)); got != want(w, Plain) {
+			t.Fatalf("mayEscapePlain(% x) = %v, the byte table says %v", w, got, !got)
+		}
+		if got := mayEscapeHTML(pack(w)); got != want(w, HTML) {
+			t.Fatalf("mayEscapeHTML(% x) = %v, the byte table says %v", w, got, !got)
+		}
+	}
+}
+
+// TestAppendStringOddByteAnywhere puts each byte at each place of a
+// string long enough for several words, so that the word-at-a-time scan
+// meets it first, last and astride.
+func TestAppendStringOddByteAnywhere(t *testing.T) {
+	for _, e := range []Escaping{Plain, HTML} {
+		for c := range 256 {
+			for at := range 20 {
+				b := []byte(strings.Repeat("abcdefgh", 3))
+				b[at] = byte(c)
+				s := string(b)
+				if got, want := AppendString(nil, s, e), viaEncodingJSON(t, s, e); !bytes.Equal(got, want) {
+					t.Fatalf("AppendString(%q, %d) = %s, encoding/json %s", s, e, got, want)
+				}
+				if got, want := Len(s, e), len(viaEncodingJSON(t, s, e)); got != want {
+					t.Fatalf("Len(%q, %d) = %d, want %d", s, e, got, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkAppendString writes a summary-like string of plain text, the
+// common case, and one with an escape near its end.
+func BenchmarkAppendString(b *testing.B) {
+	for _, s := range []string{
+		"What agent 7 knows about entity 2393: cedar and vesper work, and how the peers answer.",
+		"What agent 7 knows about entity 2393: cedar and vesper work, and how peers answer <scope>.",
+	} {
+		b.Run(fmt.Sprintf("%d-bytes", len(s)), func(b *testing.B) {
+			buf := make([]byte, 0, 256)
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				buf = AppendString(buf[:0], s, HTML)
+			}
+		})
 	}
 }
