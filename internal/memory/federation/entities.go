@@ -105,7 +105,10 @@ type entityRow struct {
 
 // rowOf returns the lookup record of e.
 func rowOf(e *l5.Entity) entityRow {
-	r := entityRow{display: strings.TrimSpace(e.Name), summary: e.Summary, vis: e.Visibility}
+	// The display name is the one canonical copy of its text: an entity
+	// known to many agents is matched by comparing the display names of
+	// its rows, and equal canonical strings compare by pointer.
+	r := entityRow{display: unique.Make(strings.TrimSpace(e.Name)).Value(), summary: e.Summary, vis: e.Visibility}
 	if e.Type != "" {
 		r.typ = unique.Make(e.Type)
 	}
