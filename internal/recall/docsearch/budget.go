@@ -1,7 +1,6 @@
 package docsearch
 
 import (
-	"encoding/json"
 	"strconv"
 
 	"github.com/getbourdon/bourdon-go/internal/platform/jsontext"
@@ -29,15 +28,6 @@ func fitBudget[T any](rs []T, budget int, size func(*T) int) ([]T, int) {
 	return rs, 0
 }
 
-// marshalledSize is the size of fitBudget by encoding v.
-func marshalledSize[T any](v *T) int {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return -1
-	}
-	return len(b)
-}
-
 // jsonSize returns len(json.Marshal(r)) without encoding r, or -1 when
 // json.Marshal refuses r (a NaN or infinite number).
 func (r *Result) jsonSize() int {
@@ -47,6 +37,28 @@ func (r *Result) jsonSize() int {
 	z.text(r.Title)
 	z.text(r.URI)
 	z.text(r.Snippet)
+	z.float(r.Score)
+	r.Signals.size(&z)
+	return z.total()
+}
+
+// jsonSize returns len(json.Marshal(r)) without encoding r, or -1 when
+// json.Marshal refuses r (a NaN or infinite number).
+func (r *CodeResult) jsonSize() int {
+	z := sizer{n: len(`{"uid":,"title":,"uri":,"language":,"source":,"code":,"score":,"signals":}`)}
+	z.text(r.UID)
+	z.text(r.Title)
+	z.text(r.URI)
+	z.text(r.Language)
+	z.text(r.Source)
+	if r.Region != "" { // omitempty
+		z.n += len(`,"region":`)
+		z.text(r.Region)
+	}
+	z.text(r.Code)
+	if r.CodeCut { // omitempty
+		z.n += len(`,"codeCut":true`)
+	}
 	z.float(r.Score)
 	r.Signals.size(&z)
 	return z.total()

@@ -90,18 +90,26 @@ func fillRandom(t *testing.T, rng *rand.Rand, v reflect.Value) {
 	}
 }
 
-func TestResultJSONSize(t *testing.T) {
+func TestResultJSONSize(t *testing.T) { checkJSONSize(t, (*Result).jsonSize) }
+
+func TestCodeResultJSONSize(t *testing.T) { checkJSONSize(t, (*CodeResult).jsonSize) }
+
+// checkJSONSize holds size, a result type's jsonSize, against
+// json.Marshal on 20,000 random results (every field filled, so that a
+// field added later and not measured fails), and fitBudget with it
+// against fitBudgetByEncoding.
+func checkJSONSize[T any](t *testing.T, size func(*T) int) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	var all []Result
+	var all []T
 	for range 20000 {
-		var r Result
+		var r T
 		fillRandom(t, rng, reflect.ValueOf(&r).Elem())
 		all = append(all, r)
 		want := -1
 		if b, err := json.Marshal(r); err == nil {
 			want = len(b)
 		}
-		if got := r.jsonSize(); got != want {
+		if got := size(&r); got != want {
 			b, _ := json.Marshal(r)
 			t.Fatalf("jsonSize = %d, json.Marshal writes %d bytes: %s", got, want, b)
 		}
@@ -110,7 +118,7 @@ func TestResultJSONSize(t *testing.T) {
 		start := rng.IntN(len(all) - 12)
 		rs := all[start : start+rng.IntN(12)]
 		budget := rng.IntN(600)
-		got, gotDropped := fitBudget(rs, budget, (*Result).jsonSize)
+		got, gotDropped := fitBudget(rs, budget, size)
 		want, wantDropped := fitBudgetByEncoding(rs, budget)
 		if len(got) != len(want) || gotDropped != wantDropped {
 			t.Fatalf("budget %d: fitBudget keeps %d and drops %d, by encoding %d and %d", budget, len(got), gotDropped, len(want), wantDropped)

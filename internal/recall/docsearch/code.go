@@ -147,7 +147,7 @@ func (ix *Index) SearchCode(ctx context.Context, q CodeQuery) (*CodeResults, err
 	for _, c := range cs[:min(q.TopK, len(cs))] {
 		res.Results = append(res.Results, ix.codeResult(c))
 	}
-	res.Results, res.Dropped = fitBudget(res.Results, q.TokenBudget, marshalledSize[CodeResult])
+	res.Results, res.Dropped = fitBudget(res.Results, q.TokenBudget, (*CodeResult).jsonSize)
 	res.Truncated = res.Dropped > 0
 	return res, nil
 }
