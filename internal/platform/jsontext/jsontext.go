@@ -107,14 +107,17 @@ func zeroByte(x uint64) uint64 { return (x - eachByte) &^ x & highBits }
 // U+2028 and U+2029 (which JavaScript reads as line ends) as \u2028 and
 // \u2029.
 func AppendString(b []byte, s string, e Escaping) []byte {
+	plain := &asIs[e]
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		i += plainRun(s[i:], e)
-		if i == len(s) {
-			break
-		}
 		c := s[i]
+		if plain[c] {
+			// A run of plain bytes is passed over a word at a time; a
+			// non-ASCII rune is not, so text of them is read as before.
+			i += plainRun(s[i:], e)
+			continue
+		}
 		if c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
 			switch c {

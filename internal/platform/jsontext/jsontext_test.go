@@ -223,11 +223,13 @@ func TestAppendStringOddByteAnywhere(t *testing.T) {
 }
 
 // BenchmarkAppendString writes a summary-like string of plain text, the
-// common case, and one with an escape near its end.
+// common case, one with an escape near its end, and one of Japanese text
+// (every rune read apart).
 func BenchmarkAppendString(b *testing.B) {
 	for _, s := range []string{
 		"What agent 7 knows about entity 2393: cedar and vesper work, and how the peers answer.",
 		"What agent 7 knows about entity 2393: cedar and vesper work, and how peers answer <scope>.",
+		"エージェント7はエンティティ2393について、ピアがどう答えるかを知っている。",
 	} {
 		b.Run(fmt.Sprintf("%d-bytes", len(s)), func(b *testing.B) {
 			buf := make([]byte, 0, 256)
