@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/getbourdon/bourdon-go/internal/platform/swar"
 )
 
 // Escaping says which characters beyond those JSON requires are written
@@ -44,11 +46,11 @@ const hexDigits = "0123456789abcdef"
 func plainRun(s string, e Escaping) int {
 	i := 0
 	if e == HTML {
-		for i+8 <= len(s) && !mayEscapeHTML(word(s[i:])) {
+		for i+8 <= len(s) && !mayEscapeHTML(swar.Word(s[i:])) {
 			i += 8
 		}
 	} else {
-		for i+8 <= len(s) && !mayEscapePlain(word(s[i:])) {
+		for i+8 <= len(s) && !mayEscapePlain(swar.Word(s[i:])) {
 			i += 8
 		}
 	}
@@ -59,27 +61,11 @@ func plainRun(s string, e Escaping) int {
 	return i
 }
 
-// word returns the first eight bytes of s (len(s) >= 8) as a
-// little-endian word, which the compiler reads as one load.
-func word(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// SWAR ("SIMD within a register") constants: a byte repeated in each of a
-// word's eight bytes.
-const (
-	eachByte = 0x0101010101010101
-	highBits = 0x8080808080808080
-)
-
 // mayEscapePlain reports whether any of the eight bytes packed in x is one
 // asIs[Plain] does not pass: a control character, a byte of 0x80 or more,
-// the quote or the backslash. It is exact: the tests can misplace the
-// byte they flag, but never miss one nor flag a word without one.
+// the quote or the backslash. It is exact (package swar).
 func mayEscapePlain(x uint64) bool {
-	return (x|belowSpace(x)|zeroByte(x^'\\'*eachByte)|zeroByte(x^'"'*eachByte))&highBits != 0
+	return (x&swar.HighBits | swar.Below(x, 0x20) | swar.ZeroByte(x^'\\'*swar.EachByte) | swar.ZeroByte(x^'"'*swar.EachByte)) != 0
 }
 
 // mayEscapeHTML is mayEscapePlain for asIs[HTML], which also stops at <,
@@ -87,18 +73,9 @@ func mayEscapePlain(x uint64) bool {
 // and > (0x3e) in bit 1 only: with that bit set, one comparison finds
 // either.
 func mayEscapeHTML(x uint64) bool {
-	return (x|belowSpace(x)|zeroByte(x^'\\'*eachByte)|
-		zeroByte((x|0x04*eachByte)^'&'*eachByte)|zeroByte((x|0x02*eachByte)^'>'*eachByte))&highBits != 0
+	return (x&swar.HighBits | swar.Below(x, 0x20) | swar.ZeroByte(x^'\\'*swar.EachByte) |
+		swar.ZeroByte((x|0x04*swar.EachByte)^'&'*swar.EachByte) | swar.ZeroByte((x|0x02*swar.EachByte)^'>'*swar.EachByte)) != 0
 }
-
-// belowSpace has the high bit of some byte set when one of x's bytes is
-// below 0x20, and only then unless a byte is 0x80 or more (which the
-// callers flag anyway).
-func belowSpace(x uint64) uint64 { return (x - 0x20*eachByte) &^ x }
-
-// zeroByte has the high bit of some byte set when one of x's bytes is zero
-// (and only then).
-func zeroByte(x uint64) uint64 { return (x - eachByte) &^ x & highBits }
 
 // AppendString appends s to b as a JSON string literal, escaped as
 // encoding/json escapes it under e: the quote and the backslash with a

@@ -43,6 +43,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/platform/pyfmt"
+	"github.com/getbourdon/bourdon-go/internal/platform/swar"
 )
 
 // Sentinel replaces the whole value when it looks like it holds a credential.
@@ -279,14 +280,13 @@ func isCollapsed(s string) bool {
 	}
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		x := swar.Word(s[i:])
 		// The high bit of each byte that is a space, below 0x20 (ASCII
 		// whitespace other than the space is) or above 0x7f. The space
 		// test may flag more bytes than the spaces, which only sends the
 		// word to the byte-by-byte check.
-		spaces := (x ^ spaceBytes - lowBits) &^ (x ^ spaceBytes) & highBits
-		other := (x-controlBytes)&^x&highBits | x&highBits
+		spaces := swar.ZeroByte(x ^ ' '*swar.EachByte)
+		other := swar.Below(x, 0x20) | x&swar.HighBits
 		if other == 0 && spaces&(spaces<<8) == 0 && (spaces&0x80 == 0 || i == 0 || s[i-1] != ' ') {
 			continue
 		}
@@ -296,14 +296,6 @@ func isCollapsed(s string) bool {
 	}
 	return collapsedBytes(s, i, n)
 }
-
-// Word constants for isCollapsed.
-const (
-	lowBits      = 0x0101010101010101
-	highBits     = 0x8080808080808080
-	spaceBytes   = 0x2020202020202020
-	controlBytes = 0x2020202020202020 // bytes below 0x20 borrow from their high bit
-)
 
 // collapsedBytes is isCollapsed's byte-by-byte check of s[from:to] (s has
 // been checked not to start or end with a space).
