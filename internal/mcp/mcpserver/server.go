@@ -79,6 +79,7 @@ type Server struct {
 	*mcp.Server
 	store *federation.Store
 	opts  Options
+	memo  *memo // the answers of memoized tools' recent calls (memo.go)
 
 	deeper *deeper.Service
 	turn   *turn.Compiler
@@ -109,7 +110,7 @@ func New(store *federation.Store, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{store: store, opts: opts, subs: map[string]int{}, sessions: map[*mcp.ServerSession]*sessionState{}, announced: map[string]*l5.Manifest{}, tools: map[string]offered{}}
+	s := &Server{store: store, opts: opts, memo: newMemo(memoMaxBytes), subs: map[string]int{}, sessions: map[*mcp.ServerSession]*sessionState{}, announced: map[string]*l5.Manifest{}, tools: map[string]offered{}}
 	dopts := opts.DeeperOptions
 	dopts.L2, dopts.Logger = opts.DeeperL2, opts.Logger
 	s.deeper = deeper.New(store, dopts)

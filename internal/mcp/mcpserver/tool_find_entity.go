@@ -8,6 +8,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/peer"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 type findEntityIn struct {
@@ -31,6 +32,8 @@ func (s *Server) registerFindEntity() {
 			Description: "Find an entity by name or alias across every agent. Each match lists the agents that know it, their summaries, types and tags. With peers configured, peer servers' matches are merged in, their agents tagged peer:<peer>:<agent>.",
 		},
 		defaults: merge(s.accessDefaults(visibility.Public), hopDefault),
+		// Unless peers are asked, the answer is the library's alone.
+		memoized: func(d trust.Decision, in findEntityIn) bool { return !s.federates(d, in.FederationHop) },
 		handle: func(ctx context.Context, c call, in findEntityIn) (findEntityOut, error) {
 			level, err := in.level()
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/trust"
 )
 
 type queryAgentMemoryIn struct {
@@ -31,6 +32,7 @@ func (s *Server) registerQueryAgentMemory() {
 		},
 		defaults:  s.accessDefaults(visibility.Public),
 		namespace: func(in queryAgentMemoryIn) string { return in.Agent },
+		memoized:  func(trust.Decision, queryAgentMemoryIn) bool { return true },
 		handle: func(ctx context.Context, c call, in queryAgentMemoryIn) (queryAgentMemoryOut, error) {
 			level, err := in.level()
 			if err != nil {

@@ -103,6 +103,14 @@ func (s *Store) current() *view {
 	return v
 }
 
+// Version numbers the store's views of the library. It changes whenever
+// the library does (a manifest written, replaced, added or removed, on
+// disk or in the database), and only grows, so whatever is computed from
+// the store alone stays right as long as Version is unchanged.
+func (s *Store) Version() uint64 {
+	return s.current().seq
+}
+
 // observe records what the manifests of v yield in the drift watermarks,
 // unless a newer view was observed already: views are observed in the
 // order they were built.
