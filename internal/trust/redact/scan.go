@@ -73,6 +73,9 @@ var byteClass = func() (t [256]uint8) {
 	for _, c := range []byte("abceghknprsxyABCEGHKNPRSXY") {
 		t[c] = bStart
 	}
+	for _, v := range vendorTokens {
+		t[v.prefix[0]] = bStart
+	}
 	t['.'], t['-'] = bDot, bDash
 	t[':'], t['='] = bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
@@ -163,6 +166,8 @@ func matchAt(s string, i, p int, span bool) match {
 		return bdnTokenAt(s, i)
 	case pAWSSecret:
 		return awsSecretAt(s, i)
+	case pVendorToken:
+		return vendorTokenAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -191,7 +196,7 @@ func matchAt(s string, i, p int, span bool) match {
 // case-insensitive patterns are compared case-insensitively, the others
 // exactly. A candidate only has to be possible; its regexp decides.
 func wordStartCandidates(t string) uint64 {
-	var m uint64
+	m := bit(vendorsByFirst[t[0]] != nil && vendorPrefixAt(t), pVendorToken)
 	switch t[0] | 0x20 {
 	case 'a':
 		m |= bit(sepFold(t, "api", 'k'), pAPIKey) |
@@ -241,7 +246,8 @@ func wordStartCandidates(t string) uint64 {
 }
 
 // wordStartPairs are the first two letters, lower case, of every prefix
-// wordStartCandidates tests.
+// wordStartCandidates tests, but the vendor tokens' (vendor.go), whose
+// prefixes are case-sensitive: vendorHead tests their first two bytes.
 const wordStartPairs = "ac ai ak ap as aw ba bd be cl ey gh gi gl hf ke kk np pa pk pr re rk se sk ss st xo ya"
 
 // secondLetters[c-'a'] has bit l-'a' set when a prefix tested by
@@ -261,7 +267,7 @@ func mayStartPattern(t string) bool {
 		return false
 	}
 	l := (t[1] | 0x20) - 'a'
-	return l < 26 && secondLetters[(t[0]|0x20)-'a']>>l&1 != 0
+	return l < 26 && secondLetters[(t[0]|0x20)-'a']>>l&1 != 0 || vendorHead(t)
 }
 
 // asciiWord[c] is isASCIIWord(c).

@@ -29,6 +29,7 @@ const (
 	pAzureKey
 	pAzureSig
 	pPEMBody
+	pVendorToken
 	numPatterns
 )
 
@@ -52,13 +53,15 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAWSSecret - numReference: {"aws_secret_key", true,
 		"40 base64 characters after aws_secret_access_key, aws_secret or secret_access_key (and '=', ':' or a space): the key"},
 	pAssignment - numReference: {"secret_assignment", true,
-		"NAME=value or NAME: value where NAME ends with password, passwd, secret, token or apikey, or ends with key after secret, private, api, signing, encryption or master (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:): the value"},
+		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token or apikey, or is pw or ends with _pw, -pw or .pw (DB_PW), or ends with key after secret, private, api, signing, encryption or master (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:): the value"},
 	pAzureKey - numReference: {"azure_key", true,
 		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings: the value"},
 	pAzureSig - numReference: {"azure_sas_sig", false,
 		"sig= of an Azure SAS query string (after ?, & or a space, 16 characters or more): the value"},
 	pPEMBody - numReference: {"pem_body", false,
 		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path: the lines, the shorter last one and an END line"},
+	pVendorToken - numReference: {"vendor_token", false,
+		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
 
 // match is a match of the battery: the pattern, the position the scanner
@@ -170,8 +173,9 @@ func nameKind(name string) int {
 		return pAzureSig
 	case hasSuffixFold(name, "accountkey"), hasSuffixFold(name, "sharedaccesskey"), hasSuffixFold(name, "sharedaccesssignature"):
 		return pAzureKey
-	case hasSuffixFold(name, "password"), hasSuffixFold(name, "passwd"), hasSuffixFold(name, "secret"),
-		hasSuffixFold(name, "token"), hasSuffixFold(name, "apikey"):
+	case hasSuffixFold(name, "password"), hasSuffixFold(name, "passwd"), hasSuffixFold(name, "passphrase"),
+		hasSuffixFold(name, "secret"), hasSuffixFold(name, "token"), hasSuffixFold(name, "apikey"),
+		strings.EqualFold(name, "pw"), len(name) > 2 && hasSuffixFold(name, "pw") && isOneOf(name[len(name)-3], "_-."):
 		return pAssignment
 	}
 	var head string

@@ -57,6 +57,9 @@ func TestSupersetCatches(t *testing.T) {
 		{"export SLACK_SIGNING_SECRET='" + "e1f2a3b4c5'", "export SLACK_SIGNING_SECRET='" + S + "'"},
 		{"password: " + "hunter2hunter2", "password: " + S},
 		{"db.password=" + "changeme", "db.password=" + S},
+		{"DB_PW=" + "hunter22x ./run", "DB_PW=" + S + " ./run"},
+		{"my pw: " + "Tr0ub4dor3 for now", "my pw: " + S + " for now"},
+		{"GPG_PASSPHRASE='" + "blue horse battery'", "GPG_PASSPHRASE='" + S + "'"},
 		{"--db-password=" + "Xy12", "--db-password=" + S},
 		{"authToken := \"" + "v4lue\"", "authToken := \"" + S + "\""},
 		{"https://api.example.com/v1?token=" + "abc123&page=2", "https://api.example.com/v1?token=" + S + "&page=2"},
@@ -136,6 +139,7 @@ func TestSupersetLeavesAlone(t *testing.T) {
 		"contentHash " + strings.Repeat("0123456789abcdef", 4),
 		strings.Repeat("0123456789ABCDEF", 4),
 		"the monkey: loud",
+		"snpw: value1234", "PWD=/home/me", "mpw: words",
 		"see https://example.com/a?b=c now",
 	} {
 		if got := Secret(in); got != in {
