@@ -15,6 +15,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
+	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
@@ -49,10 +50,11 @@ func (f *fixture) db(rel string, wal bool, items []kv, disk []kv) string {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		f.t.Fatal(err)
 	}
-	dsn := "file:" + path
+	query := ""
 	if wal {
-		dsn += "?_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)"
+		query = "_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)"
 	}
+	dsn := nativestore.DSN(path, query)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		f.t.Fatal(err)
