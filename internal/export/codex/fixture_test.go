@@ -18,12 +18,12 @@ import (
 
 // store builds a Codex home in a temporary HOME, in Codex's real formats.
 type store struct {
-	t    *testing.T
+	t    testing.TB
 	home string // the fake HOME
 	env  map[string]string
 }
 
-func newStore(t *testing.T) *store {
+func newStore(t testing.TB) *store {
 	t.Helper()
 	s := &store{t: t, home: t.TempDir(), env: map[string]string{}}
 	s.mkdir(".codex", "sessions")
