@@ -97,7 +97,7 @@ var fixture = []string{
 		('acme/infra', 'main', 'copilot', '', 'nameless item', '', 0, 2)`,
 }
 
-func newStore(t *testing.T, path string, stmts ...[]string) {
+func newStore(t testing.TB, path string, stmts ...[]string) {
 	t.Helper()
 	db, err := sql.Open("sqlite", nativestore.DSN(path, ""))
 	if err != nil {

@@ -20,13 +20,13 @@ import (
 )
 
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	home string
 	env  map[string]string
 	goos string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	return &fixture{t: t, home: t.TempDir(), env: map[string]string{}, goos: "linux"}
 }
 
