@@ -1,0 +1,41 @@
+package convention
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
+)
+
+// FuzzConventionMemory exports a random memory.md as copilot's or
+// cascade's and checks the result with exporttest.Checked; a file that
+// cannot be read as a whole is an error, which must name the file. The
+// seeds are the tests' files and YAML that is hostile in other ways.
+func FuzzConventionMemory(f *testing.F) {
+	for _, s := range []string{
+		copilotFile, cascadeFile,
+		"---\nentities:\n  - name: A\n    tags: [unclosed\n---\n", "---\nentities:\n  - name: Caf\xe9\n---\n",
+		"---\nentities: [\n---\n", "# Notes\n\nJust text.\n", "---\nentities:\n  - name: From the home\n---\n",
+		"---\nentities:\n  - name: \"\\ud800\\x00\"\n    type: 7\n    aliases: [1, null, {a: b}]\n    tags: !!binary aGVsbG8=\n---\n",
+		"---\nsessions:\n  - date: 2026-11-03\n    cwd: " + strings.Repeat("/d", 300) + "\n    key_actions: [" + strings.Repeat("x,", 20) + "y]\n    files_touched: [" + strings.Repeat("f,", 60) + "g]\n---\n",
+		"---\nentities:\n  - name: " + strings.Repeat("n", 200) + "\n    type: " + strings.Repeat("t", 80) + "\n    summary: " + strings.Repeat("s ", 1200) + "\n---\n",
+		"---\nentities:\n  - &a {name: x, aliases: [*a]}\nsessions: *a\n---\n",
+		"---\nentities:\n  - name: Dates\n    last_touched: 2026-02-30\n    valid_from: 0001-01-01T00:00:00+14:00\n    valid_to: 99999-01-01\n---\n",
+		"---\r\nentities:\r\n  - name: CRLF\r\n---",
+	} {
+		f.Add(false, []byte(s))
+		f.Add(true, []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, cascade bool, data []byte) {
+		env := exporttest.Env(t, nil)
+		x, dir := Copilot, ".copilot-bourdon"
+		if cascade {
+			x, dir = Cascade, ".cascade-bourdon"
+		}
+		exporttest.WriteFiles(t, env.Home, map[string][]byte{dir + "/memory.md": data})
+		if _, err := exporttest.Checked(t, x, env, export.Options{}); err != nil && !strings.Contains(err.Error(), "memory.md") {
+			t.Errorf("the error does not name the file: %v", err)
+		}
+	})
+}
