@@ -2,6 +2,7 @@ package codex
 
 import (
 	"database/sql"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -61,6 +62,13 @@ func FuzzCodexFile(f *testing.F) {
 	}
 	f.Add(uint8(0), []byte("{\"type\":\"session_meta\",\"payload\":{\"id\":\"0199a1b2-00f0-7c3e-9d00-0000000000f0\",\"timestamp\":\"2026-11-25T10:00:00Z\",\"cwd\":\"/w/caf\\u00e9\\u0000\"}}\n"))
 	f.Add(uint8(1), []byte("{\"id\":\"0199a1b2-00f0-7c3e-9d00-0000000000f0\",\"thread_name\":\"bad \xff\\ud800\",\"updated_at\":1e400}\n"))
+	// More threads than a manifest holds sessions.
+	var index strings.Builder
+	for i := range 520 {
+		index.WriteString(jsonLine(obj{"id": fmt.Sprintf("0199a1b2-%04d", i), "thread_name": fmt.Sprintf("Thread %d about payments-api", i),
+			"updated_at": fmt.Sprintf("2026-11-%02dT10:00:00Z", i%28+1)}))
+	}
+	f.Add(uint8(1), []byte(index.String()))
 	// Every input's home: a good rollout and an index naming it and the
 	// fuzzed rollout, written from contents prepared once.
 	b := newStore(f)

@@ -1,6 +1,7 @@
 package convention
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -27,6 +28,20 @@ func FuzzConventionMemory(f *testing.F) {
 		f.Add(false, []byte(s))
 		f.Add(true, []byte(s))
 	}
+	// The manifest's bounds: more entities, sessions and aliases than it
+	// may hold.
+	var many strings.Builder
+	many.WriteString("---\nentities:\n")
+	for i := range 1005 {
+		fmt.Fprintf(&many, "  - name: E%d\n    aliases: [%s]\n", i, strings.Repeat("a,", 20))
+	}
+	many.WriteString("sessions:\n")
+	for i := range 505 {
+		fmt.Fprintf(&many, "  - date: 2026-11-%02d\n    key_actions: [k%d]\n", i%28+1, i)
+	}
+	many.WriteString("---\n")
+	f.Add(false, []byte(many.String()))
+
 	f.Fuzz(func(t *testing.T, cascade bool, data []byte) {
 		env := exporttest.Env(t, nil)
 		x, dir := Copilot, ".copilot-bourdon"
