@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,15 +70,7 @@ func FuzzCodexFile(f *testing.F) {
 			"updated_at": fmt.Sprintf("2026-11-%02dT10:00:00Z", i%28+1)}))
 	}
 	f.Add(uint8(1), []byte(index.String()))
-	// Every input's home: a good rollout and an index naming it and the
-	// fuzzed rollout, written from contents prepared once.
-	b := newStore(f)
-	b.rollout("sessions", "0199a1b2-00a1-7c3e-9d00-0000000000a1", "2026-11-12T09:00:00Z", "/home/dev/repos/payments-api",
-		[]string{"Add idempotency keys to the refunds handler"}, []string{"*** Update File: services/refunds/handler.go"})
-	b.write(codexFileKinds[1], []byte(
-		jsonLine(obj{"id": "0199a1b2-00a1-7c3e-9d00-0000000000a1", "thread_name": "Refund idempotency", "updated_at": "2026-11-12T09:05:00Z"})+
-			jsonLine(obj{"id": "0199a1b2-00f0-7c3e-9d00-0000000000f0", "thread_name": "The fuzzed thread", "updated_at": "2026-11-25T10:45:00Z"})))
-	base := exporttest.ReadFiles(f, b.home)
+	base := fileBase(f)
 
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
 		s := &store{t: t, home: t.TempDir(), env: map[string]string{}}
@@ -85,6 +78,38 @@ func FuzzCodexFile(f *testing.F) {
 		exporttest.WriteFiles(t, s.home, map[string][]byte{codexFileKinds[int(kind)%len(codexFileKinds)]: data})
 		exporttest.Checked(t, New(), s.Env(), export.Options{})
 	})
+}
+
+// fileBase is every FuzzCodexFile input's home: a good rollout and an
+// index naming it and the fuzzed rollout, prepared once.
+func fileBase(tb testing.TB) map[string][]byte {
+	b := newStore(tb)
+	b.rollout("sessions", "0199a1b2-00a1-7c3e-9d00-0000000000a1", "2026-11-12T09:00:00Z", "/home/dev/repos/payments-api",
+		[]string{"Add idempotency keys to the refunds handler"}, []string{"*** Update File: services/refunds/handler.go"})
+	b.write(codexFileKinds[1], []byte(
+		jsonLine(obj{"id": "0199a1b2-00a1-7c3e-9d00-0000000000a1", "thread_name": "Refund idempotency", "updated_at": "2026-11-12T09:05:00Z"})+
+			jsonLine(obj{"id": "0199a1b2-00f0-7c3e-9d00-0000000000f0", "thread_name": "The fuzzed thread", "updated_at": "2026-11-25T10:45:00Z"})))
+	return exporttest.ReadFiles(tb, b.home)
+}
+
+// TestNamedPipesAreNotWaitedOn makes each file FuzzCodexFile fuzzes, the
+// state database and its -wal a named pipe no one writes to: the export
+// must not block on it.
+func TestNamedPipesAreNotWaitedOn(t *testing.T) {
+	base := fileBase(t)
+	pipes := append(slices.Clone(codexFileKinds), ".codex/state_5.sqlite", ".codex/state_5.sqlite-wal")
+	for _, rel := range pipes {
+		t.Run(path.Base(rel), func(t *testing.T) {
+			s := &store{t: t, home: t.TempDir(), env: map[string]string{}}
+			exporttest.WriteFiles(t, s.home, base)
+			if strings.HasSuffix(rel, "-wal") {
+				s.stateDB(false, threadFixture{id: "0199a1b2-00a1-7c3e-9d00-0000000000a1", rollout: "/none", cwd: "/w", title: "t",
+					created: day("2026-11-12T09:00:00Z"), updated: day("2026-11-12T09:30:00Z")})
+			}
+			exporttest.FIFO(t, s.path(strings.Split(rel, "/")...))
+			exporttest.Checked(t, New(), s.Env(), export.Options{})
+		})
+	}
 }
 
 // stateUpdate fills the columns of the template's thread that

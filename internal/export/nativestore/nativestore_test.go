@@ -9,6 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // TestOpenSQLiteSeesTheWALAndLeavesTheStoreAlone keeps a writer open in
@@ -176,5 +180,40 @@ func TestDSNOfARelativePath(t *testing.T) {
 	}
 	if got := DSN("/h/a#b/x.db", "_pragma=query_only(1)"); got != "file:///h/a%23b/x.db?_pragma=query_only(1)" {
 		t.Errorf("DSN = %q", got)
+	}
+}
+
+// TestOpenSQLiteRefusesANamedPipe: a database or -wal that is a named
+// pipe no one writes to is an error, never a wait.
+func TestOpenSQLiteRefusesANamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.sqlite")
+	db, err := sql.Open("sqlite", DSN(path, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE t (v)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, pipe := range []string{path + "-wal", filepath.Join(dir, "pipe.sqlite")} {
+		exporttest.FIFO(t, pipe)
+		done := make(chan error, 1)
+		go func() {
+			snap, err := OpenSQLite(context.Background(), strings.TrimSuffix(pipe, "-wal"))
+			if err == nil {
+				snap.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !fsutil.IsNotRegular(err) {
+				t.Errorf("%s: err = %v, want a NotRegularError", filepath.Base(pipe), err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: OpenSQLite waits on a named pipe", filepath.Base(pipe))
+		}
+		os.Remove(pipe)
 	}
 }

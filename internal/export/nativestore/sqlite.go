@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver (no cgo)
+
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // DB is a read-only snapshot of an SQLite database.
@@ -151,8 +153,10 @@ func same(a, b []fs.FileInfo) bool {
 	return true
 }
 
+// copyFile copies src, which must be a regular file: a named pipe in a
+// store (as the database or its -wal) would block a plain open forever.
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := fsutil.OpenRegular(src)
 	if err != nil {
 		return err
 	}
