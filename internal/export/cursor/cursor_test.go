@@ -368,3 +368,18 @@ func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
 		t.Errorf("the export from the cache differs (%d reads)", reads)
 	}
 }
+
+// A short index over 16 MiB is ignored with a warning, not read whole.
+func TestAHugeShortIndexIsIgnored(t *testing.T) {
+	f := newFixture(t)
+	f.db(workspace, false, []kv{{"chat.x", obj{"cwd": "/w/app", "title": "t", "createdAt": "2026-11-05"}}}, nil)
+	path := filepath.Join(f.home, ".cursor", "memory", "short-index.json")
+	f.write(path, []byte(`{"entries":[`))
+	if err := os.Truncate(path, maxShortIndex+1); err != nil {
+		t.Fatal(err)
+	}
+	out := exportOf(t, f, export.Options{})
+	if !exporttest.Warned(out, "short-index.json", "larger than") || len(out.Sessions) != 1 {
+		t.Errorf("warnings %v, sessions %v", out.Warnings, out.Sessions)
+	}
+}

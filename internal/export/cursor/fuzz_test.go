@@ -134,14 +134,7 @@ func FuzzCursorFile(f *testing.F) {
 		strings.Repeat("s", 2100)+`","triggers":[`+strings.Repeat(`"a",`, 20)+`"b"],"tags":"one"}]}`))
 	f.Add(uint8(0), []byte(`{"folder":"file:///"}`))
 
-	tmpl := newFixture(f)
-	tmpl.db(workspace, false, []kv{
-		{"composer.composerData", obj{"allComposers": []any{obj{"composerId": "c-001", "name": "Refund idempotency middleware",
-			"lastUpdatedAt": ms("2026-11-04T17:20:00Z")}}}},
-		{"chatSession", obj{"workspace": obj{"path": "/home/dev/repos/payments-api"}, "summary": "Port the refunds to Go",
-			"updatedAt": "2026-11-19T08:00:00Z", "messages": []any{obj{"text": "hi"}}}},
-	}, nil)
-	base := exporttest.ReadFiles(f, tmpl.home)
+	base := fileBase(f)
 
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
 		x := &fixture{t: t, home: t.TempDir(), env: map[string]string{}, goos: "linux"}
@@ -149,4 +142,33 @@ func FuzzCursorFile(f *testing.F) {
 		exporttest.WriteFiles(t, x.home, map[string][]byte{cursorFiles[int(kind)%len(cursorFiles)]: data})
 		exporttest.Checked(t, New(), x.Env(), export.Options{})
 	})
+}
+
+// fileBase is every FuzzCursorFile input's home: a workspace database
+// that lists a composer and holds a chat session, prepared once.
+func fileBase(tb testing.TB) map[string][]byte {
+	tmpl := newFixture(tb)
+	tmpl.db(workspace, false, []kv{
+		{"composer.composerData", obj{"allComposers": []any{obj{"composerId": "c-001", "name": "Refund idempotency middleware",
+			"lastUpdatedAt": ms("2026-11-04T17:20:00Z")}}}},
+		{"chatSession", obj{"workspace": obj{"path": "/home/dev/repos/payments-api"}, "summary": "Port the refunds to Go",
+			"updatedAt": "2026-11-19T08:00:00Z", "messages": []any{obj{"text": "hi"}}}},
+	}, nil)
+	return exporttest.ReadFiles(tb, tmpl.home)
+}
+
+// TestNamedPipesAreNotWaitedOn makes workspace.json, the short index, the
+// workspace database and its -wal in turn a named pipe no one writes to:
+// the export must not block on it.
+func TestNamedPipesAreNotWaitedOn(t *testing.T) {
+	base := fileBase(t)
+	db := ".config/Cursor/" + workspace + "/state.vscdb"
+	for _, rel := range append(slices.Clone(cursorFiles), db, db+"-wal") {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			x := &fixture{t: t, home: t.TempDir(), env: map[string]string{}, goos: "linux"}
+			exporttest.WriteFiles(t, x.home, base)
+			exporttest.FIFO(t, filepath.Join(x.home, filepath.FromSlash(rel)))
+			exporttest.Checked(t, New(), x.Env(), export.Options{})
+		})
+	}
 }

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // session is one conversation found in a database, before the manifest's
@@ -195,8 +195,10 @@ func decode(raw []byte) (any, bool) {
 // bytes that are not UTF-8 (file:///caf%E9): that folder is "" too, and
 // counted as a malformed record, as a value that is not UTF-8 is.
 func workspaceFolder(path string) (folder string, ok bool) {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) > 1<<20 {
+	// At most 1 MiB, and never a named pipe (a plain read of one waits
+	// for a writer forever).
+	data, err := fsutil.ReadRegular(path, 1<<20)
+	if err != nil {
 		return "", true
 	}
 	var w struct {
