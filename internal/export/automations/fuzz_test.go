@@ -40,19 +40,38 @@ func FuzzAutomationsFile(f *testing.F) {
 	f.Add(uint8(1), uint8(1), []byte("2026-11-20 "+strings.Repeat("action ", 100)+"\n- caf\xe9\n2026-02-30\n- x\n9999-12-31\n- far\n0000-01-01\n- zero\n"))
 	f.Add(uint8(3), uint8(1), []byte(strings.Repeat("2026-11-20\n- run\n", 2000)))
 
-	base := map[string][]byte{
-		"good/automation.toml":   []byte("id = \"good\"\nname = \"Nightly triage\"\nstatus = \"ACTIVE\"\nrrule = \"FREQ=DAILY\"\ntrigger = \"schedule\"\n"),
-		"good/memory.md":         []byte("2026-11-20\n- Triaged 4 issues for ShipStable\n"),
-		"fuzzed/automation.toml": []byte("id = \"fuzzed\"\nname = \"Fuzzed\"\nstatus = \"PAUSED\"\n"),
-		"fuzzed/memory.md":       []byte("2026-11-21 run: checked billing drift\n- release gate green\n"),
-	}
-
 	f.Fuzz(func(t *testing.T, flavor, kind uint8, data []byte) {
 		c := cases()[int(flavor)%len(cases())]
 		env := exporttest.Env(t, nil)
 		dir := c.dir(env.Home)
-		exporttest.WriteFiles(t, dir, base)
+		exporttest.WriteFiles(t, dir, automationsBase)
 		exporttest.WriteFiles(t, dir, map[string][]byte{automationFiles[int(kind)%len(automationFiles)]: data})
 		exporttest.Checked(t, c.x, env, export.Options{})
 	})
+}
+
+// automationsBase is every FuzzAutomationsFile input's automations
+// directory: a good automation, and the fuzzed one's two files.
+var automationsBase = map[string][]byte{
+	"good/automation.toml":   []byte("id = \"good\"\nname = \"Nightly triage\"\nstatus = \"ACTIVE\"\nrrule = \"FREQ=DAILY\"\ntrigger = \"schedule\"\n"),
+	"good/memory.md":         []byte("2026-11-20\n- Triaged 4 issues for ShipStable\n"),
+	"fuzzed/automation.toml": []byte("id = \"fuzzed\"\nname = \"Fuzzed\"\nstatus = \"PAUSED\"\n"),
+	"fuzzed/memory.md":       []byte("2026-11-21 run: checked billing drift\n- release gate green\n"),
+}
+
+// TestNamedPipesAreNotWaitedOn makes each file FuzzAutomationsFile
+// fuzzes a named pipe no one writes to, for each agent: the export must
+// not block on it.
+func TestNamedPipesAreNotWaitedOn(t *testing.T) {
+	for _, c := range cases() {
+		for _, rel := range automationFiles {
+			t.Run(c.x.Info().ID+"/"+rel, func(t *testing.T) {
+				env := exporttest.Env(t, nil)
+				dir := c.dir(env.Home)
+				exporttest.WriteFiles(t, dir, automationsBase)
+				exporttest.FIFO(t, path.Join(dir, rel))
+				exporttest.Checked(t, c.x, env, export.Options{})
+			})
+		}
+	}
 }

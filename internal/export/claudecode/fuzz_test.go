@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -77,4 +78,17 @@ func FuzzClaudeCodeFile(f *testing.F) {
 		exporttest.WriteFiles(t, env.Home, map[string][]byte{claudeFiles[int(kind)%len(claudeFiles)]: data})
 		exporttest.Checked(t, Exporter{}, env, export.Options{})
 	})
+}
+
+// TestNamedPipesAreNotWaitedOn makes each file FuzzClaudeCodeFile fuzzes
+// a named pipe no one writes to: the export must not block on it.
+func TestNamedPipesAreNotWaitedOn(t *testing.T) {
+	for _, rel := range claudeFiles {
+		t.Run(rel, func(t *testing.T) {
+			env := exporttest.Env(t, nil)
+			fixture(t, env)
+			exporttest.FIFO(t, filepath.Join(env.Home, filepath.FromSlash(rel)))
+			exporttest.Checked(t, Exporter{}, env, export.Options{})
+		})
+	}
 }

@@ -62,19 +62,7 @@ func FuzzClaudeDesktopFile(f *testing.F) {
 	f.Add(uint8(2), []byte(`{"type":"result","num_turns":1e20,"total_cost_usd":-1e308,"is_error":"yes"}`+"\n"+
 		`{"type":"system","subtype":"init","tools":`+strings.Repeat("[", 3000)+"\n"))
 
-	state := func(id, title string) []byte {
-		data, err := json.Marshal(map[string]any{"sessionId": id, "title": title, "cwd": "/Users/dev/src/payments-api",
-			"createdAt": ms(2026, 11, 4, 10), "model": "claude-opus-4", "permissionMode": "acceptEdits"})
-		if err != nil {
-			f.Fatal(err)
-		}
-		return data
-	}
-	base := map[string][]byte{
-		codeStore + "local_c1.json":     state("c1", "Fix the refund retry loop"),
-		coworkStore + "local_r1.json":   state("r1", "Wire the Co-Work export"),
-		coworkStore + "local_f00d.json": state("f00d", "The fuzzed run"),
-	}
+	base := desktopBase(f)
 
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
 		env := exporttest.Env(t, nil)
@@ -83,4 +71,35 @@ func FuzzClaudeDesktopFile(f *testing.F) {
 		exporttest.WriteFiles(t, env.Home, map[string][]byte{file.rel: data})
 		exporttest.Checked(t, file.x, env, export.Options{})
 	})
+}
+
+// desktopBase is every FuzzClaudeDesktopFile input's home: a good state
+// file of each surface, and one of the fuzzed run.
+func desktopBase(tb testing.TB) map[string][]byte {
+	state := func(id, title string) []byte {
+		data, err := json.Marshal(map[string]any{"sessionId": id, "title": title, "cwd": "/Users/dev/src/payments-api",
+			"createdAt": ms(2026, 11, 4, 10), "model": "claude-opus-4", "permissionMode": "acceptEdits"})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return data
+	}
+	return map[string][]byte{
+		codeStore + "local_c1.json":     state("c1", "Fix the refund retry loop"),
+		coworkStore + "local_r1.json":   state("r1", "Wire the Co-Work export"),
+		coworkStore + "local_f00d.json": state("f00d", "The fuzzed run"),
+	}
+}
+
+// TestNamedPipesAreNotWaitedOn makes each file FuzzClaudeDesktopFile
+// fuzzes a named pipe no one writes to: the export must not block on it.
+func TestNamedPipesAreNotWaitedOn(t *testing.T) {
+	for _, file := range desktopFiles {
+		t.Run(file.rel, func(t *testing.T) {
+			env := exporttest.Env(t, nil)
+			exporttest.WriteFiles(t, env.Home, desktopBase(t))
+			exporttest.FIFO(t, path.Join(env.Home, file.rel))
+			exporttest.Checked(t, file.x, env, export.Options{})
+		})
+	}
 }

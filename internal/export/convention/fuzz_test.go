@@ -2,6 +2,7 @@ package convention
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,4 +54,19 @@ func FuzzConventionMemory(f *testing.F) {
 			t.Errorf("the error does not name the file: %v", err)
 		}
 	})
+}
+
+// TestNamedPipesAreNotWaitedOn makes memory.md a named pipe no one writes
+// to: the export must not block on it.
+func TestNamedPipesAreNotWaitedOn(t *testing.T) {
+	for _, c := range []struct {
+		x   Exporter
+		dir string
+	}{{Copilot, ".copilot-bourdon"}, {Cascade, ".cascade-bourdon"}} {
+		t.Run(c.dir, func(t *testing.T) {
+			env := exporttest.Env(t, nil)
+			exporttest.FIFO(t, filepath.Join(env.Home, c.dir, "memory.md"))
+			exporttest.Checked(t, c.x, env, export.Options{})
+		})
+	}
 }

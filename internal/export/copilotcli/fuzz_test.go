@@ -85,3 +85,16 @@ func FuzzCopilotCLIValue(f *testing.F) {
 		exporttest.Checked(t, Exporter{}, env, export.Options{})
 	})
 }
+
+// TestNamedPipesAreNotWaitedOn makes the session store, then its -wal, a
+// named pipe no one writes to: the export must not block on it.
+func TestNamedPipesAreNotWaitedOn(t *testing.T) {
+	for _, name := range []string{dbName, dbName + "-wal"} {
+		t.Run(name, func(t *testing.T) {
+			env, path := home(t)
+			newStore(t, path, schemaV4, fixture)
+			exporttest.FIFO(t, filepath.Join(filepath.Dir(path), name))
+			exporttest.Checked(t, Exporter{}, env, export.Options{})
+		})
+	}
+}

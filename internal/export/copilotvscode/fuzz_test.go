@@ -3,6 +3,7 @@ package copilotvscode
 import (
 	"maps"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,4 +63,17 @@ func FuzzCopilotVSCodeFile(f *testing.F) {
 		exporttest.WriteFiles(t, env.Home, map[string][]byte{vscodeFiles[int(kind)%len(vscodeFiles)]: data})
 		exporttest.Checked(t, exporter(t), env, export.Options{})
 	})
+}
+
+// TestNamedPipesAreNotWaitedOn makes a transcript, then a memory file, a
+// named pipe no one writes to: the export must not block on it.
+func TestNamedPipesAreNotWaitedOn(t *testing.T) {
+	for _, rel := range vscodeFiles {
+		t.Run(path.Base(rel), func(t *testing.T) {
+			env := exporttest.Env(t, nil)
+			fixture(t, env.Home)
+			exporttest.FIFO(t, filepath.Join(env.Home, filepath.FromSlash(rel)))
+			exporttest.Checked(t, exporter(t), env, export.Options{})
+		})
+	}
 }
