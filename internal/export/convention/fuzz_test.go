@@ -29,6 +29,14 @@ func FuzzConventionMemory(f *testing.F) {
 		f.Add(false, []byte(s))
 		f.Add(true, []byte(s))
 	}
+	// Deep nesting and an alias bomb.
+	f.Add(false, []byte("---\nentities: "+strings.Repeat("[", 100_000)+"\n---\n"))
+	f.Add(true, []byte("---\nentities:\n"+strings.Repeat("  ", 1)+strings.Repeat("- ", 5000)+"x\n---\n"))
+	bomb := "---\na: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 'b'; i <= 'j'; i++ {
+		bomb += fmt.Sprintf("%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	f.Add(false, []byte(bomb+"entities: [{name: *j}]\n---\n"))
 	// The manifest's bounds: more entities, sessions and aliases than it
 	// may hold.
 	var many strings.Builder
