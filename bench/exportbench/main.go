@@ -37,6 +37,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/codex"
+	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 )
 
 func main() {
@@ -269,7 +270,7 @@ var projects = []string{"payments-api", "café-ledger", "bourdon-go", "search-in
 func generate(dir string, total int64) (int, int64, error) {
 	codexHome := filepath.Join(dir, ".codex")
 	rng := rand.New(rand.NewPCG(1, 2))
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(codexHome, "state_5.sqlite")+"?_pragma=journal_mode(wal)")
+	db, err := sql.Open("sqlite", nativestore.DSN(filepath.Join(codexHome, "state_5.sqlite"), "_pragma=journal_mode(wal)"))
 	if err := os.MkdirAll(codexHome, 0o755); err != nil {
 		return 0, 0, err
 	}

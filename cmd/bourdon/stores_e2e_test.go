@@ -10,6 +10,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the fixtures' SQLite writer
+
+	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 )
 
 // This file writes, into a fake HOME, the native stores of the three
@@ -94,7 +96,7 @@ func (h storeHome) sqliteFile(rel string, stmts ...[]any) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		h.t.Fatal(err)
 	}
-	db, err := sql.Open("sqlite", "file:"+p)
+	db, err := sql.Open("sqlite", nativestore.DSN(p, ""))
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 const leakedKey = "sk_live_51HxQabcdefSECRET"
 
 // scheduled writes automations in the claude/codex/cursor format under dir.
-func scheduled(t *testing.T, dir string) {
+func scheduled(t testing.TB, dir string) {
 	t.Helper()
 	w := func(rel, content string) { exporttest.Write(t, filepath.Join(dir, rel), content) }
 	w("nightly-triage/automation.toml", `version = 1
@@ -56,7 +56,7 @@ Lines before the first date are ignored.
 	w("README.md", "not an automation\n")
 }
 
-func copilotFixture(t *testing.T, dir string) {
+func copilotFixture(t testing.TB, dir string) {
 	t.Helper()
 	w := func(rel, content string) { exporttest.Write(t, filepath.Join(dir, rel), content) }
 	w("pr-review/automation.toml", `id = "pr-review"
@@ -81,7 +81,7 @@ repos = ["getbourdon/payments-api", "getbourdon/atlas", ""]
 type fixtureCase struct {
 	x       Exporter
 	dir     func(home string) string
-	write   func(*testing.T, string)
+	write   func(testing.TB, string)
 	secrets []string
 }
 

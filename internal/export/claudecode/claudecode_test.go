@@ -20,7 +20,7 @@ const leakedKey = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
 // projects with auto-memory (and one without), a claude-brain notebook and
 // a knowledge graph, with unicode, dates, a credential, broken and
 // non-UTF-8 files and a large note.
-func fixture(t *testing.T, env *export.Env) {
+func fixture(t testing.TB, env *export.Env) {
 	t.Helper()
 	w := func(rel, content string) { exporttest.Write(t, filepath.Join(env.Home, rel), content) }
 	pay := ".claude/projects/-home-dev-repos-payments-api/memory/"

@@ -566,7 +566,13 @@ func (x Exporter) keyActions(c conv) []string {
 		a = append(a, fmt.Sprintf("%d turns", *c.Turns))
 	}
 	if c.Cost != nil {
-		a = append(a, "$"+strconv.FormatFloat(*c.Cost, 'f', 2, 64))
+		// Two decimals, as the reference writes it. A cost so large that
+		// its text breaks the schema's bound on a key action (a corrupt
+		// audit's 1e300 is 300 digits) counts as none, as a cost of the
+		// wrong type does.
+		if cost := "$" + strconv.FormatFloat(*c.Cost, 'f', 2, 64); len(cost) <= export.MaxKeyAction {
+			a = append(a, cost)
+		}
 	}
 	if c.IsError {
 		a = append(a, "error")

@@ -28,7 +28,7 @@ func ms(y int, m time.Month, d, h int) int64 {
 var fileTime = time.Date(2026, 10, 20, 15, 0, 0, 0, time.UTC)
 
 type fx struct {
-	t     *testing.T
+	t     testing.TB
 	store string
 }
 
@@ -77,7 +77,7 @@ func tools(names ...string) map[string]any {
 // dates in milliseconds, seconds and strings, unicode, a credential in a
 // title, a conversation without any timestamp, three malformed files and
 // a large one.
-func codeFixture(t *testing.T, desktop string) fx {
+func codeFixture(t testing.TB, desktop string) fx {
 	f := fx{t, filepath.Join(desktop, "claude-code-sessions")}
 	f.state("acct-1/org-1/local_c1.json", map[string]any{
 		"sessionId": "c1", "title": "Fix the refund retry loop", "cwd": "/Users/dev/src/payments-api",
@@ -160,7 +160,7 @@ func result(turns any, cost any, isError bool) map[string]any {
 // coworkFixture writes a Co-Work store: runs with and without audits, an
 // audit with a damaged line, an audit longer than the exporter reads, and
 // a malformed state file.
-func coworkFixture(t *testing.T, desktop string) fx {
+func coworkFixture(t testing.TB, desktop string) fx {
 	f := fx{t, filepath.Join(desktop, "local-agent-mode-sessions")}
 	f.state("acct-1/org-1/local_r1.json", map[string]any{
 		"sessionId": "r1", "title": "Wire the Co-Work export", "cwd": "/Users/dev/repos/ShipStable",

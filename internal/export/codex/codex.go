@@ -241,6 +241,7 @@ func (r *reader) state() []threadRow {
 	if res.Err != "" {
 		r.warn(export.Warning{File: path, Msg: "cannot be read (" + res.Err + "); the threads come from session_index.jsonl and the rollouts instead"})
 	}
+	r.warn(res.Warnings...)
 	return res.Threads
 }
 

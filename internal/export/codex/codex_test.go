@@ -197,3 +197,23 @@ func TestBrainOnly(t *testing.T) {
 		t.Errorf("capabilities %v, %d sessions, entities %+v", out.Capabilities, len(out.Sessions), out.Entities)
 	}
 }
+
+// A thread of the state database whose text is not UTF-8 is skipped with a
+// warning naming the database and the thread; the others are exported.
+func TestAStateThreadThatIsNotUTF8IsSkipped(t *testing.T) {
+	s := newStore(t)
+	s.stateDB(false,
+		threadFixture{id: "0199a1b2-00b1", rollout: "/none", cwd: "/home/dev/repos/payments-api", title: "Refund idempotency",
+			created: day("2026-11-12T09:00:00Z"), updated: day("2026-11-12T09:30:00Z")},
+		threadFixture{id: "0199a1b2-00b2", rollout: "/none", cwd: "/home/dev/repos/caf\xe9", title: "Caf\xe9 ledger",
+			created: day("2026-11-18T14:30:00Z"), updated: day("2026-11-18T16:00:00Z")},
+	)
+	out := export1(t, s, export.Options{})
+	if len(out.Sessions) != 1 || out.Sessions[0].KeyActions[0] != "Refund idempotency" {
+		t.Errorf("sessions: %+v", out.Sessions)
+	}
+	want := `~/.codex/state_5.sqlite: thread "0199a1b2-00b2": its title is not valid UTF-8; skipped`
+	if ws := warnings(out, s.home); !slices.Contains(ws, want) {
+		t.Errorf("warnings %q, want %q", ws, want)
+	}
+}

@@ -13,16 +13,17 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
+	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 )
 
 // store builds a Codex home in a temporary HOME, in Codex's real formats.
 type store struct {
-	t    *testing.T
+	t    testing.TB
 	home string // the fake HOME
 	env  map[string]string
 }
 
-func newStore(t *testing.T) *store {
+func newStore(t testing.TB) *store {
 	t.Helper()
 	s := &store{t: t, home: t.TempDir(), env: map[string]string{}}
 	s.mkdir(".codex", "sessions")
@@ -107,10 +108,11 @@ func (s *store) rollout(dir, id, ts, cwd string, prompts []string, patches []str
 func (s *store) stateDB(wal bool, rows ...threadFixture) {
 	s.t.Helper()
 	path := s.path(".codex", "state_5.sqlite")
-	dsn := "file:" + path
+	query := ""
 	if wal {
-		dsn += "?_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)"
+		query = "_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)"
 	}
+	dsn := nativestore.DSN(path, query)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		s.t.Fatal(err)

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 )
 
@@ -24,11 +26,12 @@ type threadRow struct {
 	Date      string `json:"d"`
 }
 
-// stateResult is what the state database yields: its thread rows, or why
-// it could not be read.
+// stateResult is what the state database yields: its thread rows and the
+// threads it skipped, or why it could not be read.
 type stateResult struct {
-	Threads []threadRow `json:"t,omitempty"`
-	Err     string      `json:"e,omitempty"`
+	Threads  []threadRow      `json:"t,omitempty"`
+	Warnings []export.Warning `json:"w,omitempty"`
+	Err      string           `json:"e,omitempty"`
 }
 
 var (
@@ -116,11 +119,34 @@ func readState(ctx context.Context, path string, limit int) (stateResult, error)
 		for i, c := range cols {
 			row[c] = vals[i]
 		}
-		if t, ok := threadOf(row); ok {
-			out.Threads = append(out.Threads, t)
+		t, ok := threadOf(row)
+		if !ok {
+			continue
 		}
+		if col := notUTF8(row); col != "" {
+			// SQLite keeps whatever bytes Codex wrote; a manifest holds
+			// UTF-8 text only. The thread is skipped, as a memory file or
+			// a rollout line that is not UTF-8 is (its rollout, if any, is
+			// then read as one the database does not list).
+			out.Warnings = append(out.Warnings, export.Warning{File: path,
+				Msg: fmt.Sprintf("thread %s: its %s is not valid UTF-8; skipped", strconv.Quote(t.ID), col)})
+			continue
+		}
+		out.Threads = append(out.Threads, t)
 	}
 	return out, rows.Err()
+}
+
+// notUTF8 returns the first column of a thread row whose text reaches the
+// manifest (the id, named in warnings, the title, the first user message
+// and the cwd) that is not valid UTF-8, or "".
+func notUTF8(row map[string]any) string {
+	for _, c := range []string{"id", "title", "first_user_message", "cwd"} {
+		if !utf8.ValidString(pyStr(row[c])) {
+			return c
+		}
+	}
+	return ""
 }
 
 func threadOf(row map[string]any) (threadRow, bool) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
+	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 
 	_ "modernc.org/sqlite"
@@ -96,9 +97,9 @@ var fixture = []string{
 		('acme/infra', 'main', 'copilot', '', 'nameless item', '', 0, 2)`,
 }
 
-func newStore(t *testing.T, path string, stmts ...[]string) {
+func newStore(t testing.TB, path string, stmts ...[]string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path)
+	db, err := sql.Open("sqlite", nativestore.DSN(path, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func TestHealthOK(t *testing.T) {
 // newest session lives only in session-store.db-wal.
 func TestWALRowsAreSeen(t *testing.T) {
 	env, path := home(t)
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)")
+	w, err := sql.Open("sqlite", nativestore.DSN(path, "_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)"))
 	if err != nil {
 		t.Fatal(err)
 	}

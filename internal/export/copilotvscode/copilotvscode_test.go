@@ -55,7 +55,7 @@ var (
 // fixture writes a workspace storage with three workspaces (one without
 // Copilot Chat), transcripts of several kinds and memory files, and
 // returns the storage path.
-func fixture(t *testing.T, home string) string {
+func fixture(t testing.TB, home string) string {
 	t.Helper()
 	storage := filepath.Join(home, ".config", "Code", "User", "workspaceStorage")
 	pay := filepath.Join(storage, "a1b2c3d4", chatDir)
@@ -126,7 +126,7 @@ func fixture(t *testing.T, home string) string {
 	return storage
 }
 
-func exporter(t *testing.T) Exporter {
+func exporter(t testing.TB) Exporter {
 	return Exporter{WSLUsers: filepath.Join(t.TempDir(), "no-wsl")}
 }
 

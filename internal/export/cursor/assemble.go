@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // topicStopwords are never recurring topics (the reference's list).
@@ -217,6 +217,9 @@ func isAlpha(s string) bool {
 // ({"entries":[{topic_key, topic_name, triggers|aliases, summary, tags,
 // access_level, last_updated}]}); a file that cannot be read is reported
 // and ignored.
+// maxShortIndex bounds the short index, which is read whole.
+const maxShortIndex = 16 << 20
+
 func readShortIndex(path string, cache *export.Cache, out *export.Output) []export.Entity {
 	if !isFile(path) {
 		return nil
@@ -231,7 +234,7 @@ func readShortIndex(path string, cache *export.Cache, out *export.Output) []expo
 		Err      string          `json:"err,omitempty"`
 	}
 	res, _ := export.Cached(cache, "cursor/short-index:"+path, fp, func() (result, error) {
-		data, err := os.ReadFile(path)
+		data, err := fsutil.ReadRegular(path, maxShortIndex)
 		if err != nil {
 			return result{Err: err.Error()}, nil
 		}

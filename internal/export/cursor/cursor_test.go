@@ -15,17 +15,18 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
+	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	home string
 	env  map[string]string
 	goos string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	return &fixture{t: t, home: t.TempDir(), env: map[string]string{}, goos: "linux"}
 }
 
@@ -49,10 +50,11 @@ func (f *fixture) db(rel string, wal bool, items []kv, disk []kv) string {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		f.t.Fatal(err)
 	}
-	dsn := "file:" + path
+	query := ""
 	if wal {
-		dsn += "?_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)"
+		query = "_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)"
 	}
+	dsn := nativestore.DSN(path, query)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		f.t.Fatal(err)
@@ -364,5 +366,20 @@ func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
 	again := exportOf(t, f, export.Options{Cache: c})
 	if _, reads := c.Stats(); reads != 0 || string(exporttest.Manifest(t, again, f.home)) != manifest {
 		t.Errorf("the export from the cache differs (%d reads)", reads)
+	}
+}
+
+// A short index over 16 MiB is ignored with a warning, not read whole.
+func TestAHugeShortIndexIsIgnored(t *testing.T) {
+	f := newFixture(t)
+	f.db(workspace, false, []kv{{"chat.x", obj{"cwd": "/w/app", "title": "t", "createdAt": "2026-11-05"}}}, nil)
+	path := filepath.Join(f.home, ".cursor", "memory", "short-index.json")
+	f.write(path, []byte(`{"entries":[`))
+	if err := os.Truncate(path, maxShortIndex+1); err != nil {
+		t.Fatal(err)
+	}
+	out := exportOf(t, f, export.Options{})
+	if !exporttest.Warned(out, "short-index.json", "larger than") || len(out.Sessions) != 1 {
+		t.Errorf("warnings %v, sessions %v", out.Warnings, out.Sessions)
 	}
 }

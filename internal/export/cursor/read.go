@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // session is one conversation found in a database, before the manifest's
@@ -97,7 +97,10 @@ func extract(ctx context.Context, root string, cache *export.Cache, out *export.
 func readDatabase(ctx context.Context, d database) (dbResult, error) {
 	var res dbResult
 	if d.workspace != "" {
-		res.Cwd = workspaceFolder(d.workspace)
+		var ok bool
+		if res.Cwd, ok = workspaceFolder(d.workspace); !ok {
+			res.Malformed++
+		}
 	}
 	db, err := nativestore.OpenSQLite(ctx, d.path)
 	if err != nil {
@@ -188,27 +191,34 @@ func decode(raw []byte) (any, bool) {
 }
 
 // workspaceFolder is the local folder a workspace.json names ("" for a
-// remote or unreadable one).
-func workspaceFolder(path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) > 1<<20 {
-		return ""
+// remote or unreadable one). ok is false when the folder's URI decodes to
+// bytes that are not UTF-8 (file:///caf%E9): that folder is "" too, and
+// counted as a malformed record, as a value that is not UTF-8 is.
+func workspaceFolder(path string) (folder string, ok bool) {
+	// At most 1 MiB, and never a named pipe (a plain read of one waits
+	// for a writer forever).
+	data, err := fsutil.ReadRegular(path, 1<<20)
+	if err != nil {
+		return "", true
 	}
 	var w struct {
 		Folder string `json:"folder"`
 	}
 	if json.Unmarshal(data, &w) != nil {
-		return ""
+		return "", true
 	}
 	u, err := url.Parse(w.Folder)
 	if err != nil || u.Scheme != "file" {
-		return ""
+		return "", true
 	}
 	p := u.Path
+	if !utf8.ValidString(p) {
+		return "", false
+	}
 	if len(p) >= 3 && p[0] == '/' && p[2] == ':' { // file:///c:/Users/...
 		p = p[1:]
 	}
-	return p
+	return p, true
 }
 
 // itemRow maps one ItemTable row: the reference's flat composer record,

@@ -174,7 +174,12 @@ func FrontMatter(text string) (fm *yaml11.Map, body string, ok bool, err error) 
 		if errors.As(derr, &se) {
 			fe.Msg = se.Msg
 			if se.Line > 0 {
-				fe.Line = se.Line + 1 // the opening fence is line 1
+				// The opening fence is line 1. YAML also counts a lone
+				// carriage return as a line break, and reports an error
+				// at the end of the text on the line after it: the line
+				// named is at most the closing fence's.
+				fence := 2 + strings.Count(yamlText, "\n")
+				fe.Line = min(se.Line+1, fence)
 			}
 		}
 		return nil, body, true, fe

@@ -9,6 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // TestOpenSQLiteSeesTheWALAndLeavesTheStoreAlone keeps a writer open in
@@ -17,7 +21,7 @@ import (
 func TestOpenSQLiteSeesTheWALAndLeavesTheStoreAlone(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.sqlite")
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)")
+	w, err := sql.Open("sqlite", DSN(path, "_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,5 +118,102 @@ func TestLinesSkipsLongLinesAndKeepsNumbers(t *testing.T) {
 	}
 	if !slices.Equal(long, []int{2}) {
 		t.Errorf("long = %v, want [2]", long)
+	}
+}
+
+// TestDSNKeepsUnusualPathsWhole: a home (or a temporary directory) whose
+// name holds '#', '?', '%' or a space is one path to SQLite, not a path
+// cut at a fragment or a query. "file:"+path put the database of
+// /tmp/a#b/x.db at /tmp/a, so two such fixtures shared one file.
+func TestDSNKeepsUnusualPathsWhole(t *testing.T) {
+	for _, name := range []string{"a#b", "a?b=c", "a%41b", "a b", "café#☕", "#", "?"} {
+		parent := t.TempDir()
+		dir := filepath.Join(parent, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "x#1.db")
+		db, err := sql.Open("sqlite", DSN(path, "_pragma=journal_mode(wal)"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec("CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('" + name + "')"); err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+			t.Fatalf("%q: the database is not at its path: %v", name, err)
+		}
+		if got := listing(t, parent); len(got) != 1 {
+			t.Errorf("%q: files beside the directory: %v", name, got)
+		}
+
+		// The snapshot of it, taken into a temporary directory whose name
+		// holds the same characters.
+		tmp := filepath.Join(parent, "tmp"+name)
+		if err := os.MkdirAll(tmp, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("TMPDIR", tmp)
+		snap, err := OpenSQLite(context.Background(), path)
+		if err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+		var v string
+		if err := snap.QueryRow("SELECT v FROM t").Scan(&v); err != nil || v != name {
+			t.Errorf("%q: read %q, %v", name, v, err)
+		}
+		if err := snap.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got := listing(t, tmp); len(got) != 0 {
+			t.Errorf("%q: the snapshot left %v", name, got)
+		}
+	}
+}
+
+func TestDSNOfARelativePath(t *testing.T) {
+	if got := DSN("state/x#1.db", ""); got != "file:state/x%231.db" {
+		t.Errorf("DSN = %q", got)
+	}
+	if got := DSN("/h/a#b/x.db", "_pragma=query_only(1)"); got != "file:///h/a%23b/x.db?_pragma=query_only(1)" {
+		t.Errorf("DSN = %q", got)
+	}
+}
+
+// TestOpenSQLiteRefusesANamedPipe: a database or -wal that is a named
+// pipe no one writes to is an error, never a wait.
+func TestOpenSQLiteRefusesANamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.sqlite")
+	db, err := sql.Open("sqlite", DSN(path, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE t (v)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, pipe := range []string{path + "-wal", filepath.Join(dir, "pipe.sqlite")} {
+		exporttest.FIFO(t, pipe)
+		done := make(chan error, 1)
+		go func() {
+			snap, err := OpenSQLite(context.Background(), strings.TrimSuffix(pipe, "-wal"))
+			if err == nil {
+				snap.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !fsutil.IsNotRegular(err) {
+				t.Errorf("%s: err = %v, want a NotRegularError", filepath.Base(pipe), err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: OpenSQLite waits on a named pipe", filepath.Base(pipe))
+		}
+		os.Remove(pipe)
 	}
 }

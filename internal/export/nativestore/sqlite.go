@@ -19,8 +19,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver (no cgo)
+
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // DB is a read-only snapshot of an SQLite database.
@@ -56,8 +59,7 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	u := url.URL{Scheme: "file", Path: snap, RawQuery: "_pragma=query_only(1)&_pragma=busy_timeout(2000)"}
-	db, err := sql.Open("sqlite", u.String())
+	db, err := sql.Open("sqlite", DSN(snap, "_pragma=query_only(1)&_pragma=busy_timeout(2000)"))
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -70,6 +72,28 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("%s: %w: %v", path, ErrNotDatabase, err)
 	}
 	return &DB{DB: db, dir: dir}, nil
+}
+
+// DSN returns the driver's data source name for the SQLite file at path: a
+// file: URI whose path is escaped, so that a '#', '?' or '%' in a
+// directory's name (a home such as /home/a#b, a test's temporary
+// directory) stays part of the path instead of starting SQLite's fragment
+// or query, and query (already encoded, such as
+// "_pragma=journal_mode(wal)") as its parameters. An absolute path is
+// written with a leading slash after "file://", which is also how SQLite
+// reads a Windows drive path (file:///C:/...).
+func DSN(path, query string) string {
+	p := filepath.ToSlash(path)
+	if filepath.IsAbs(path) && !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: query}
+	if !filepath.IsAbs(path) {
+		// url.URL writes a relative path without "//" (file:dir/x.db),
+		// which SQLite reads relative to the working directory.
+		u.OmitHost = true
+	}
+	return u.String()
 }
 
 // snapshot copies path and path-wal to dst and dst-wal, again when either
@@ -129,8 +153,10 @@ func same(a, b []fs.FileInfo) bool {
 	return true
 }
 
+// copyFile copies src, which must be a regular file: a named pipe in a
+// store (as the database or its -wal) would block a plain open forever.
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := fsutil.OpenRegular(src)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,14 @@ func Scan(r io.Reader, max int, fn func(n int, line []byte, tooLong bool) error)
 			var chunk []byte
 			chunk, err = br.ReadSlice('\n')
 			if !tooLong {
-				if len(buf)+len(chunk) > max+1 { // +1: the '\n' itself
+				// The line's bytes, without its '\n' (which ends the
+				// last chunk, when there is one: a final line without a
+				// line break has none).
+				size := len(buf) + len(chunk)
+				if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+					size--
+				}
+				if size > max {
 					tooLong, buf = true, buf[:0]
 				} else {
 					buf = append(buf, chunk...)

@@ -37,3 +37,26 @@ func TestScanStopsOnTheCallbacksError(t *testing.T) {
 		t.Errorf("%d lines in %q", calls, "a\n")
 	}
 }
+
+// TestScanBoundIsTheSameForTheLastLine: a line of max bytes is a line and
+// one of max+1 is too long, whether a line break ends it or the input
+// does (the last line without a break was allowed one byte more). A
+// carriage return before the '\n' counts.
+func TestScanBoundIsTheSameForTheLastLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		long bool
+	}{
+		{"abcd", false}, {"abcd\n", false}, {"abcde", true}, {"abcde\n", true},
+		{"abc\r\n", false}, {"abcd\r\n", true}, {"abcd\r", true},
+	} {
+		var long []bool
+		err := Scan(strings.NewReader(c.in), 4, func(_ int, _ []byte, tooLong bool) error {
+			long = append(long, tooLong)
+			return nil
+		})
+		if err != nil || len(long) != 1 || long[0] != c.long {
+			t.Errorf("%q: tooLong %v, want [%v] (%v)", c.in, long, c.long, err)
+		}
+	}
+}
