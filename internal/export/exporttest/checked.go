@@ -13,7 +13,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export"
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
-	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
 // ExportTimeout is the deadline of the context Checked gives an export.
@@ -138,7 +137,7 @@ func checkedManifest(t testing.TB, id string, out *export.Output) []byte {
 	for _, v := range l5.Validate(doc) {
 		t.Errorf("%s: schema: %s", id, v)
 	}
-	redacted := Redacted(doc)
+	redacted := export.RedactDocument(doc)
 	for _, v := range l5.Validate(redacted) {
 		t.Errorf("%s: schema, once redacted: %s", id, v)
 	}
@@ -168,31 +167,6 @@ func rendered(t testing.TB, out *export.Output) []byte {
 		t.Fatalf("the manifest does not encode: %v", err)
 	}
 	return data
-}
-
-// Redacted returns a copy of a manifest (or of any value of one) with
-// redact.Secret applied to every string, keys excepted: the document the
-// runner validates and commits (runner.Redact, which this package cannot
-// import: the runner imports every exporter, and their tests import this
-// package; runner's tests hold the two equal).
-func Redacted(v any) any {
-	switch x := v.(type) {
-	case string:
-		return redact.Secret(x)
-	case *yaml11.Map:
-		m := yaml11.NewMap(x.Len())
-		for _, e := range x.Entries() {
-			m.Set(e.Key, Redacted(e.Value))
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, item := range x {
-			l[i] = Redacted(item)
-		}
-		return l
-	}
-	return v
 }
 
 // problems lists what in out is not valid UTF-8 or breaks a bound of

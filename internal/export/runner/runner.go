@@ -323,7 +323,7 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 		return fail("the exporter of %s wrote the manifest of agent %q", id, out.Agent.ID)
 	}
 
-	doc := Redact(out.Manifest(isoTime(r.now()))).(*yaml11.Map)
+	doc := export.RedactDocument(out.Manifest(isoTime(r.now()))).(*yaml11.Map)
 	res.Filtered = FilterAccess(doc, r.level)
 	if vs := l5.Validate(doc); len(vs) > 0 {
 		return fail("the export does not match the L5 schema, nothing was written: %s", violations(vs))
@@ -386,31 +386,6 @@ func saveCache(w *commit.Writer, id string, c *export.Cache) error {
 		return err
 	}
 	return w.WriteCache(id, redact.JSON(data))
-}
-
-// Redact returns a copy of a document (or any value of one) with the
-// server's redaction battery (redact.Secret) applied to every string:
-// every field of every row and of the header. A value holding
-// credential-like text becomes redact.Sentinel as a whole. Mapping keys
-// are the schema's and are left alone.
-func Redact(v any) any {
-	switch x := v.(type) {
-	case string:
-		return redact.Secret(x)
-	case *yaml11.Map:
-		m := yaml11.NewMap(x.Len())
-		for _, e := range x.Entries() {
-			m.Set(e.Key, Redact(e.Value))
-		}
-		return m
-	case []any:
-		out := make([]any, len(x))
-		for i, item := range x {
-			out[i] = Redact(item)
-		}
-		return out
-	}
-	return v
 }
 
 // rowLists are the keys of a manifest's lists of rows.

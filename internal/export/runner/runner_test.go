@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/export"
-	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
 	"github.com/getbourdon/bourdon-go/internal/memory/commit"
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
@@ -456,7 +455,7 @@ func TestRedactReachesEveryString(t *testing.T) {
 		[]export.Session{{Date: "2026-06-01", Cwd: "/home/" + secret, KeyActions: []string{"pushed with " + secret}, FilesTouched: []string{secret}}})
 	out.Agent.RoleNarrative = "token " + secret
 	out.Policy.TeamTags = []string{secret}
-	doc := Redact(out.Manifest("2026-06-30T12:00:00+00:00")).(*yaml11.Map)
+	doc := export.RedactDocument(out.Manifest("2026-06-30T12:00:00+00:00")).(*yaml11.Map)
 	data, _ := yaml11.Encode(doc)
 	if strings.Contains(string(data), secret) || strings.Count(string(data), redact.Sentinel) != 6 {
 		t.Errorf("%s", data)
@@ -464,21 +463,6 @@ func TestRedactReachesEveryString(t *testing.T) {
 	original, _ := yaml11.Encode(out.Manifest("x"))
 	if !strings.Contains(string(original), secret) {
 		t.Error("Redact must copy, not modify")
-	}
-}
-
-// TestExporttestRedactsAsTheRunnerDoes: the exporters' fuzz targets check
-// their manifests redacted by exporttest.Redacted, which cannot call
-// Redact (this package imports every exporter); the two must agree.
-func TestExporttestRedactsAsTheRunnerDoes(t *testing.T) {
-	out := output("alpha", []export.Entity{{Name: "N", Aliases: []string{secret, "plain"}, Summary: "token " + secret, Tags: []string{"ok"}}},
-		[]export.Session{{Date: "2026-06-01", Cwd: "/home/" + secret, KeyActions: []string{"pushed with " + secret, "kept"}}})
-	out.Agent.RoleNarrative = "token " + secret
-	out.Policy.TeamTags = []string{secret}
-	want, _ := yaml11.Encode(Redact(out.Manifest("2026-06-30T12:00:00+00:00")))
-	got, _ := yaml11.Encode(exporttest.Redacted(out.Manifest("2026-06-30T12:00:00+00:00")))
-	if string(got) != string(want) || strings.Contains(string(got), secret) {
-		t.Errorf("exporttest.Redacted:\n%s\nRedact:\n%s", got, want)
 	}
 }
 
