@@ -11,10 +11,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
 )
 
-// maxSeed bounds the fixture files used as seeds (the 3 MB note is left
-// out: the fuzzer mutates small inputs faster).
-const maxSeed = 64 << 10
-
 // The files FuzzClaudeCodeFile puts its bytes in, by kind, relative to
 // the home: an auto-memory note, a brain overview, a brain log, the
 // knowledge graph.
@@ -49,7 +45,7 @@ func FuzzClaudeCodeFile(f *testing.F) {
 	fixture(f, real)
 	files := exporttest.ReadFiles(f, real.Home)
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
-		if k := claudeKind(rel); k >= 0 && len(files[rel]) <= maxSeed {
+		if k := claudeKind(rel); k >= 0 && len(files[rel]) <= exporttest.MaxSeed {
 			f.Add(uint8(k), files[rel])
 		}
 	}

@@ -12,11 +12,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
 )
 
-// maxSeed bounds the fixture files used as seeds (the 1 MB state file and
-// the 50,000-line audit are left out: the fuzzer mutates small inputs
-// faster).
-const maxSeed = 64 << 10
-
 const (
 	codeStore   = ".config/Claude/claude-code-sessions/acct-1/org-1/"
 	coworkStore = ".config/Claude/local-agent-mode-sessions/acct-1/org-1/"
@@ -44,7 +39,7 @@ func FuzzClaudeDesktopFile(f *testing.F) {
 	coworkFixture(f, desktop)
 	files := exporttest.ReadFiles(f, real.Home)
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
-		if len(files[rel]) > maxSeed {
+		if len(files[rel]) > exporttest.MaxSeed {
 			continue
 		}
 		switch {

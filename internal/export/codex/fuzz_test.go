@@ -16,10 +16,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 )
 
-// maxSeed bounds the fixture files used as seeds: the fuzzer mutates
-// small inputs faster (the realistic store's 3 MB rollout is left out).
-const maxSeed = 64 << 10
-
 // The files FuzzCodexFile puts its bytes in, by kind.
 var codexFileKinds = []string{
 	".codex/sessions/2026/11/25/rollout-2026-11-25T10-00-00-0199a1b2-00f0-7c3e-9d00-0000000000f0.jsonl",
@@ -57,7 +53,7 @@ func FuzzCodexFile(f *testing.F) {
 	s.realistic()
 	files := exporttest.ReadFiles(f, s.home)
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
-		if k, data := kindOf(rel), files[rel]; k >= 0 && len(data) <= maxSeed {
+		if k, data := kindOf(rel), files[rel]; k >= 0 && len(data) <= exporttest.MaxSeed {
 			f.Add(uint8(k), data)
 		}
 	}

@@ -12,10 +12,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export/exporttest"
 )
 
-// maxSeed bounds the fixture files used as seeds (the 1 MB transcript is
-// left out: the fuzzer mutates small inputs faster).
-const maxSeed = 64 << 10
-
 // The files FuzzCopilotVSCodeFile puts its bytes in, by kind, relative to
 // the home.
 var vscodeFiles = []string{
@@ -32,7 +28,7 @@ func FuzzCopilotVSCodeFile(f *testing.F) {
 	fixture(f, real.Home)
 	files := exporttest.ReadFiles(f, real.Home)
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
-		if len(files[rel]) > maxSeed {
+		if len(files[rel]) > exporttest.MaxSeed {
 			continue
 		}
 		switch {

@@ -13,11 +13,6 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/export/nativestore"
 )
 
-// maxSeed bounds the fixture values used as seeds (the realistic store's
-// 2 MB tree view state is left out: the fuzzer mutates small inputs
-// faster).
-const maxSeed = 64 << 10
-
 // tables are the key/value tables the exporter reads, by the fuzz
 // targets' table number.
 var tables = []string{"ItemTable", "cursorDiskKV"}
@@ -54,7 +49,7 @@ func FuzzCursorValue(f *testing.F) {
 			for rows.Next() {
 				var key string
 				var value []byte
-				if rows.Scan(&key, &value) == nil && len(value) <= maxSeed {
+				if rows.Scan(&key, &value) == nil && len(value) <= exporttest.MaxSeed {
 					f.Add(uint8(i), key, value, value == nil)
 				}
 			}

@@ -15,6 +15,12 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/platform/yaml11"
 )
 
+// MaxSeed bounds the size of a fixture file or value the exporters' fuzz
+// targets take as a seed: the fuzzer mutates small inputs faster, so the
+// tests' largest fixtures (megabyte transcripts and state files) are left
+// out.
+const MaxSeed = 64 << 10
+
 // ExportTimeout is the deadline of the context Checked gives an export.
 // The stores the fuzz targets build are small: an export that takes this
 // long hangs.
