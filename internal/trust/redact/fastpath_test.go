@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -148,12 +149,17 @@ func TestFastPathsAgreeWithTheReference(t *testing.T) {
 // wordStartCandidates has no candidate for, whatever its first two bytes
 // and whatever follows them among the rest of every prefix it tests.
 func TestMayStartPatternIsSound(t *testing.T) {
+	// wordStartCandidates looks at the first 16 bytes at most (the
+	// longest prefix it tests, AGE-SECRET-KEY-1), so longer tails add
+	// nothing.
 	tails := []string{""}
 	for _, p := range nearMissPieces {
-		for i := 2; i <= len(p); i++ {
+		for i := 2; i <= min(len(p), 24); i++ {
 			tails = append(tails, p[2:i], strings.ToLower(p[2:i]), strings.ToUpper(p[2:i]))
 		}
 	}
+	slices.Sort(tails)
+	tails = slices.Compact(tails)
 	accepted := 0
 	for c0 := range 256 {
 		if byteClass[c0] != bStart {
