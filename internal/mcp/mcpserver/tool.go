@@ -158,10 +158,13 @@ func callTool[In, Out any](ctx context.Context, s *Server, t tool[In, Out], dec 
 	}
 	d := s.decide(caller, t.def.Name, namespace)
 	memoizable := key != nil && d.Allowed && !d.Filter && t.memoized(d, args)
-	if kept != nil && memoizable {
-		return textResult(nil, kept), nil
-	}
-	if kept != nil { // kept for another decision: the arguments again, as the handler needs them
+	if kept != nil {
+		if memoizable {
+			return textResult(nil, kept), nil
+		}
+		// Kept for a call decided otherwise: answered anew, with the
+		// echoes of its arguments.
+		args = *new(In)
 		var err error
 		if echoes, err = dec.decode(req.Params.Arguments, caller.MaxAccess(), &args); err != nil {
 			return errorResult(err), nil
