@@ -67,7 +67,7 @@ func Text(s string, limit int) string {
 		return ""
 	}
 	t := collapseSpace(s)
-	if ContainsSecret(t) {
+	if flaggedCollapsed(t) {
 		return Sentinel
 	}
 	return truncate(replaceLinks(t), limit)
@@ -78,7 +78,7 @@ func Text(s string, limit int) string {
 // Text it changes nothing else: no link replacement, no whitespace
 // collapse, no truncation. It is the redaction every read surface applies.
 func Secret(s string) string {
-	if s != "" && ContainsSecret(collapseSpace(s)) {
+	if Flagged(s) {
 		return Sentinel
 	}
 	return s
@@ -104,9 +104,65 @@ func (k Kind) Apply(s string) string {
 }
 
 // Flagged reports whether Secret would replace s: whether s, with its
-// whitespace collapsed, matches any pattern of the battery.
+// whitespace collapsed, matches any pattern of the battery, or would
+// once its invisible characters are taken out (a zero-width space or a
+// soft hyphen inside a token shows the token to whoever reads it).
 func Flagged(s string) bool {
-	return s != "" && ContainsSecret(collapseSpace(s))
+	return s != "" && flaggedCollapsed(collapseSpace(s))
+}
+
+// flaggedCollapsed is Flagged of a string whose white space is collapsed.
+func flaggedCollapsed(t string) bool {
+	found, maybeRare := containsAny(t, allPatterns)
+	if found || !maybeRare {
+		return found
+	}
+	seen := withoutInvisible(t)
+	return seen != t && ContainsSecret(collapseSpace(seen))
+}
+
+// withoutInvisible returns s without the characters that show nothing:
+// the zero-width space, non-joiner and joiner (U+200B to U+200D), the
+// word joiner (U+2060), the byte order mark (U+FEFF) and the soft hyphen
+// (U+00AD); s itself when it holds none.
+func withoutInvisible(s string) string {
+	var b []byte // nil until the first invisible rune
+	for i := 0; i < len(s); {
+		if n := invisibleAt(s, i); n > 0 {
+			if b == nil {
+				b = append(make([]byte, 0, len(s)), s[:i]...)
+			}
+			i += n
+			continue
+		}
+		if b != nil {
+			b = append(b, s[i])
+		}
+		i++
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+// invisibleAt returns the length of the invisible rune at s[i], or 0.
+func invisibleAt(s string, i int) int {
+	switch s[i] {
+	case 0xc2: // U+00AD
+		if i+1 < len(s) && s[i+1] == 0xad {
+			return 2
+		}
+	case 0xe2: // U+200B to U+200D, U+2060
+		if i+2 < len(s) && (s[i+1] == 0x80 && s[i+2] >= 0x8b && s[i+2] <= 0x8d || s[i+1] == 0x81 && s[i+2] == 0xa0) {
+			return 3
+		}
+	case 0xef: // U+FEFF
+		if i+2 < len(s) && s[i+1] == 0xbb && s[i+2] == 0xbf {
+			return 3
+		}
+	}
+	return 0
 }
 
 // proseMask is what Span looks for: every pattern but the keyword-shaped

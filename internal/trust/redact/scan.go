@@ -30,23 +30,26 @@ import (
 // after replacing each with its ASCII letter; that keeps word boundaries and
 // case-insensitive matches identical to the original.
 func containsSecret(s string) bool {
-	return containsAny(s, allPatterns)
+	found, _ := containsAny(s, allPatterns)
+	return found
 }
 
-// containsAny reports whether a pattern of enabled matches s.
-func containsAny(s string, enabled uint64) bool {
-	m, maybeFold := scan(s, enabled, 0, false)
+// containsAny reports whether a pattern of enabled matches s, and when
+// not, whether s may hold a rune that foldRunes or withoutInvisible
+// would replace (one of their lead bytes).
+func containsAny(s string, enabled uint64) (found, maybeRare bool) {
+	m, maybeRare := scan(s, enabled, 0, false)
 	if m.p >= 0 {
-		return true
+		return true, maybeRare
 	}
 	if enabled&(1<<pPEMBody) != 0 && pemBodyAt(s, 0).p >= 0 {
-		return true
+		return true, maybeRare
 	}
-	if !maybeFold || !hasFoldRune(s) {
-		return false
+	if !maybeRare || !hasFoldRune(s) {
+		return false, maybeRare
 	}
 	m, _ = scan(foldRunes(s), enabled&caseInsensitiveMask, 0, false)
-	return m.p >= 0
+	return m.p >= 0, maybeRare
 }
 
 // Byte classes for scan.
@@ -58,7 +61,7 @@ const (
 	bDash            // '-'
 	bOp              // ':' or '='
 	bHigh            // byte of a multi-byte sequence (or invalid)
-	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A
+	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A, or of an invisible rune (withoutInvisible)
 )
 
 var byteClass = func() (t [256]uint8) {
@@ -79,6 +82,7 @@ var byteClass = func() (t [256]uint8) {
 	t['.'], t['-'] = bDot, bDash
 	t[':'], t['='] = bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
+	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF (U+200B to U+200D and U+2060 lead with 0xe2)
 	return t
 }()
 

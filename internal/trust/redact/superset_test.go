@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -248,7 +249,7 @@ func TestSupersetIsQuietOnTheCorpora(t *testing.T) {
 				t.Errorf("%s: Span changed it:\n%s", path, firstDiff(text, got))
 			}
 			for n, line := range strings.Split(text, "\n") {
-				if containsAny(collapseSpace(line), allPatterns&^referenceMask) {
+				if found, _ := containsAny(collapseSpace(line), allPatterns&^referenceMask); found {
 					t.Errorf("%s:%d: a superset pattern fires: %q", path, n+1, line)
 				}
 			}
@@ -301,4 +302,36 @@ func FuzzSpan(f *testing.F) {
 			rest = rest[k+len(part):]
 		}
 	})
+}
+
+// TestInvisibleCharactersHideNothingOnFields: a credential with a
+// character that shows nothing inside it (as someone dodging a filter, or
+// a copy from a rich-text editor, would leave it) is still caught on
+// fields, where the whole value goes; text with such characters and no
+// credential is left as it is.
+func TestInvisibleCharactersHideNothingOnFields(t *testing.T) {
+	token := "ghp_" + strings.Repeat("aBcDeFgHiJ", 3) + "012345"
+	for _, inv := range []string{"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"} {
+		for _, in := range []string{
+			token[:2] + inv + token[2:],
+			"token " + token[:10] + inv + token[10:] + " pasted",
+			"pass" + inv + "word is hunter2",
+		} {
+			if got := Secret(in); got != Sentinel {
+				t.Errorf("Secret(%q) = %q", in, got)
+			}
+			if got := Text(in, 200); got != Sentinel {
+				t.Errorf("Text(%q) = %q", in, got)
+			}
+			doc := []byte(`{"summary":` + strconv.Quote(in) + `}`)
+			if got := string(JSON(doc)); strings.Contains(got, token[12:]) || !strings.Contains(got, Sentinel) {
+				t.Errorf("JSON(%s) = %s", doc, got)
+			}
+		}
+	}
+	for _, in := range []string{"family: 👨\u200d👩\u200d👧", "soft\u00adware", "\ufeffa file that starts with a BOM", "zero\u200bwidth"} {
+		if got := Secret(in); got != in {
+			t.Errorf("Secret(%q) = %q, want it unchanged", in, got)
+		}
+	}
 }
