@@ -104,9 +104,9 @@ func (k Kind) Apply(s string) string {
 }
 
 // Flagged reports whether Secret would replace s: whether s, with its
-// whitespace collapsed, matches any pattern of the battery, or would
-// once its invisible characters are taken out (a zero-width space or a
-// soft hyphen inside a token shows the token to whoever reads it).
+// whitespace collapsed, matches any pattern of the battery, or would as
+// a reader sees it (unmasked): a zero-width space inside a token, or a
+// token in full-width letters, shows the token to whoever reads it.
 func Flagged(s string) bool {
 	return s != "" && flaggedCollapsed(collapseSpace(s))
 }
@@ -117,20 +117,24 @@ func flaggedCollapsed(t string) bool {
 	if found || !maybeRare {
 		return found
 	}
-	seen := withoutInvisible(t)
+	seen := unmasked(t)
 	return seen != t && ContainsSecret(collapseSpace(seen))
 }
 
-// withoutInvisible returns s without the characters that show nothing:
-// the zero-width space, non-joiner and joiner (U+200B to U+200D), the
-// word joiner (U+2060), the byte order mark (U+FEFF) and the soft hyphen
-// (U+00AD); s itself when it holds none.
-func withoutInvisible(s string) string {
-	var b []byte // nil until the first invisible rune
+// unmasked returns s as a reader sees it: without the characters that
+// show nothing (the zero-width space, non-joiner and joiner, U+200B to
+// U+200D, the word joiner U+2060, the byte order mark U+FEFF and the soft
+// hyphen U+00AD), and with the full-width forms of ASCII (U+FF01 to
+// U+FF5E) as ASCII; s itself when it holds none of them.
+func unmasked(s string) string {
+	var b []byte // nil until the first rune replaced
 	for i := 0; i < len(s); {
-		if n := invisibleAt(s, i); n > 0 {
+		if n, c := maskAt(s, i); n > 0 {
 			if b == nil {
 				b = append(make([]byte, 0, len(s)), s[:i]...)
+			}
+			if c != 0 {
+				b = append(b, c)
 			}
 			i += n
 			continue
@@ -146,23 +150,33 @@ func withoutInvisible(s string) string {
 	return string(b)
 }
 
-// invisibleAt returns the length of the invisible rune at s[i], or 0.
-func invisibleAt(s string, i int) int {
+// maskAt reports whether a rune unmasked replaces starts at s[i]: its
+// length (0 when none does) and the ASCII byte it stands for (0 for an
+// invisible one).
+func maskAt(s string, i int) (n int, ascii byte) {
 	switch s[i] {
 	case 0xc2: // U+00AD
 		if i+1 < len(s) && s[i+1] == 0xad {
-			return 2
+			return 2, 0
 		}
 	case 0xe2: // U+200B to U+200D, U+2060
 		if i+2 < len(s) && (s[i+1] == 0x80 && s[i+2] >= 0x8b && s[i+2] <= 0x8d || s[i+1] == 0x81 && s[i+2] == 0xa0) {
-			return 3
+			return 3, 0
 		}
-	case 0xef: // U+FEFF
-		if i+2 < len(s) && s[i+1] == 0xbb && s[i+2] == 0xbf {
-			return 3
+	case 0xef:
+		if i+2 >= len(s) {
+			break
+		}
+		switch c1, c2 := s[i+1], s[i+2]; {
+		case c1 == 0xbb && c2 == 0xbf: // U+FEFF
+			return 3, 0
+		case c1 == 0xbc && c2 >= 0x81 && c2 <= 0xbf: // U+FF01 to U+FF3F
+			return 3, c2 - 0x81 + 0x21
+		case c1 == 0xbd && c2 >= 0x80 && c2 <= 0x9e: // U+FF40 to U+FF5E
+			return 3, c2 - 0x80 + 0x60
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 // proseMask is what Span looks for: every pattern but the keyword-shaped

@@ -35,8 +35,8 @@ func containsSecret(s string) bool {
 }
 
 // containsAny reports whether a pattern of enabled matches s, and when
-// not, whether s may hold a rune that foldRunes or withoutInvisible
-// would replace (one of their lead bytes).
+// not, whether s may hold a rune that foldRunes or unmasked would
+// replace (one of their lead bytes).
 func containsAny(s string, enabled uint64) (found, maybeRare bool) {
 	m, maybeRare := scan(s, enabled, 0, false)
 	if m.p >= 0 {
@@ -61,7 +61,7 @@ const (
 	bDash            // '-'
 	bOp              // ':' or '='
 	bHigh            // byte of a multi-byte sequence (or invalid)
-	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A, or of an invisible rune (withoutInvisible)
+	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A, or of a rune unmasked replaces
 )
 
 var byteClass = func() (t [256]uint8) {
@@ -82,7 +82,7 @@ var byteClass = func() (t [256]uint8) {
 	t['.'], t['-'] = bDot, bDash
 	t[':'], t['='] = bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
-	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF (U+200B to U+200D and U+2060 lead with 0xe2)
+	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF and U+FF01 to U+FF5E (U+200B to U+200D and U+2060 lead with 0xe2)
 	return t
 }()
 

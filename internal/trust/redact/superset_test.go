@@ -329,7 +329,15 @@ func TestInvisibleCharactersHideNothingOnFields(t *testing.T) {
 			}
 		}
 	}
-	for _, in := range []string{"family: 👨\u200d👩\u200d👧", "soft\u00adware", "\ufeffa file that starts with a BOM", "zero\u200bwidth"} {
+	// Full-width letters and digits read as the ASCII ones (a field that
+	// says password in them is flagged as one that says it in ASCII).
+	for _, in := range []string{"ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ", "ｐａｓｓｗｏｒｄ－less login", "key: ｇｈｐ＿" + strings.Repeat("ａＢｃＤｅＦｇＨｉＪ", 3) + "０１２３４５"} {
+		if got := Secret(in); got != Sentinel {
+			t.Errorf("Secret(%q) = %q", in, got)
+		}
+	}
+	for _, in := range []string{"family: 👨\u200d👩\u200d👧", "soft\u00adware", "\ufeffa file that starts with a BOM", "zero\u200bwidth",
+		"（注）全角の文字：ＡＢＣ１２３"} {
 		if got := Secret(in); got != in {
 			t.Errorf("Secret(%q) = %q, want it unchanged", in, got)
 		}
