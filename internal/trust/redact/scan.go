@@ -200,7 +200,7 @@ func matchAt(s string, i, p int, span bool) match {
 // case-insensitive patterns are compared case-insensitively, the others
 // exactly. A candidate only has to be possible; its regexp decides.
 func wordStartCandidates(t string) uint64 {
-	m := bit(vendorsByFirst[t[0]] != nil && vendorPrefixAt(t), pVendorToken)
+	m := bit(len(t) > 1 && vendorHead(t) && vendorPrefixAt(t), pVendorToken)
 	switch t[0] | 0x20 {
 	case 'a':
 		m |= bit(sepFold(t, "api", 'k'), pAPIKey) |
