@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of the module for a short time (FUZZTIME, 10s by
 # default) and fails if any finds a failing input. .ci/run calls it with
-# FUZZTIME=5s; run it longer by hand or on a schedule.
+# FUZZTIME=3s (42 targets); run it longer by hand or on a schedule.
 #
 #   .ci/fuzz.sh                      # every target, 10 s each
 #   FUZZTIME=10m .ci/fuzz.sh         # the longer run, e.g. nightly
