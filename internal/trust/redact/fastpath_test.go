@@ -28,7 +28,7 @@ var nearMissPieces = []string{
 	"SharedAccessSignature=", "?sig=", "&sig=", "=>", ":=", "==", "::",
 	strings.Repeat("0123456789abcdef", 3), strings.Repeat("Ab0+", 16), strings.Repeat("aB9/", 19),
 	strings.Repeat("A", 16), strings.Repeat("x1", 20), "ZGVwbG95OnMzY3IzdC1wdw==",
-	"my pw: ", "DB_PASSPHRASE=",
+	"my pw: ", "DB_PASSPHRASE=", "api key is ", "password is '", " is ", "Is", "IS x1y2z3w4",
 }
 
 func init() {

@@ -73,7 +73,7 @@ var byteClass = func() (t [256]uint8) {
 			t[c] = bWord
 		}
 	}
-	for _, c := range []byte("abceghknprsxyABCEGHKNPRSXY") {
+	for _, c := range []byte("abceghiknprsxyABCEGHIKNPRSXY") {
 		t[c] = bStart
 	}
 	for _, v := range vendorTokens {
@@ -172,6 +172,8 @@ func matchAt(s string, i, p int, span bool) match {
 		return awsSecretAt(s, i)
 	case pVendorToken:
 		return vendorTokenAt(s, i)
+	case pSpokenAssignment:
+		return spokenAssignmentAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -225,6 +227,8 @@ func wordStartCandidates(t string) uint64 {
 			bit(strings.HasPrefix(t, "glpat-"), pGitLab)
 	case 'h':
 		m |= bit(hasPrefixFold(t, "hf_"), pHuggingFace)
+	case 'i':
+		m |= bit(hasPrefixFold(t, "is") && (len(t) == 2 || t[2] == ' ' || t[2] == '\t'), pSpokenAssignment)
 	case 'k':
 		m |= bit(hasPrefixFold(t, "keystore"), pPrivateKeyKeyword) | stripeSK(t)
 	case 'n':
@@ -252,7 +256,7 @@ func wordStartCandidates(t string) uint64 {
 // wordStartPairs are the first two letters, lower case, of every prefix
 // wordStartCandidates tests, but the vendor tokens' (vendor.go), whose
 // prefixes are case-sensitive: vendorHead tests their first two bytes.
-const wordStartPairs = "ac ai ak ap as aw ba bd be cl ey gh gi gl hf ke kk np pa pk pr re rk se sk ss st xo ya"
+const wordStartPairs = "ac ai ak ap as aw ba bd be cl ey gh gi gl hf is ke kk np pa pk pr re rk se sk ss st xo ya"
 
 // secondLetters[c-'a'] has bit l-'a' set when a prefix tested by
 // wordStartCandidates begins with the letters c and l (lower case).

@@ -30,6 +30,7 @@ const (
 	pAzureSig
 	pPEMBody
 	pVendorToken
+	pSpokenAssignment
 	numPatterns
 )
 
@@ -60,6 +61,8 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"sig= of an Azure SAS query string (after ?, & or a space, 16 characters or more): the value"},
 	pPEMBody - numReference: {"pem_body", false,
 		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path: the lines, the shorter last one and an END line"},
+	pSpokenAssignment - numReference: {"spoken_assignment", true,
+		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'): the value"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
@@ -193,6 +196,74 @@ func nameKind(name string) int {
 		}
 	}
 	return -1
+}
+
+// spokenAssignmentAt matches "NAME is value" at s[i:], which starts with
+// the word "is" (any case) at a word boundary: a secret's name just
+// before it (one word, or two read as one: "api key"), and a value after
+// it that is quoted, or long and mixed enough not to be a word of prose
+// ("the token is valid", "the password is required"). The span is the
+// value.
+func spokenAssignmentAt(s string, i int) match {
+	j := i + len("is")
+	if j >= len(s) || s[j] != ' ' && s[j] != '\t' {
+		return noMatch
+	}
+	// The name: the word before, or the two words before it joined.
+	k := i
+	for k > 0 && i-k < 4 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	if k == i {
+		return noMatch
+	}
+	end := k
+	for k > 0 && end-k < maxNameLen && isNameByte(s[k-1]) {
+		k--
+	}
+	last := s[k:end]
+	p := nameKind(last)
+	if p != pAssignment {
+		m := k
+		for m > 0 && k-m < 2 && s[m-1] == ' ' {
+			m--
+		}
+		first := m
+		for first > 0 && m-first < maxNameLen && isASCIILetter(s[first-1]) {
+			first--
+		}
+		if first == m || first > 0 && isNameByte(s[first-1]) || nameKind(s[first:m]+last) != pAssignment {
+			return noMatch
+		}
+	}
+	// The value.
+	j = skipBlanks(s, j)
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		start := j + 1
+		window := s[start:min(len(s), start+maxValueLen)]
+		n := strings.IndexByte(window, s[j])
+		if n < 0 || !plausibleValue(window[:n], pAssignment, ':', true, true) {
+			return noMatch
+		}
+		return match{p: pSpokenAssignment, at: i, start: start, end: start + n}
+	}
+	start, stop := j, j
+	for stop < len(s) && stop-start < maxValueLen && !endsValue(s[stop], false) {
+		stop++
+	}
+	for stop > start && (s[stop-1] == '.' || s[stop-1] == ',' || s[stop-1] == ':') {
+		stop--
+	}
+	v := s[start:stop]
+	letter, digit := false, false
+	for n := 0; n < len(v); n++ {
+		letter = letter || isASCIILetter(v[n])
+		digit = digit || v[n] >= '0' && v[n] <= '9'
+	}
+	if len(v) < 8 || !letter || !digit || isPlaceholder(v) {
+		return noMatch
+	}
+	return match{p: pSpokenAssignment, at: i, start: start, end: stop}
 }
 
 // endsValue reports whether c ends an unquoted value.

@@ -61,6 +61,11 @@ func TestSupersetCatches(t *testing.T) {
 		{"DB_PW=" + "hunter22x ./run", "DB_PW=" + S + " ./run"},
 		{"my pw: " + "Tr0ub4dor3 for now", "my pw: " + S + " for now"},
 		{"GPG_PASSPHRASE='" + "blue horse battery'", "GPG_PASSPHRASE='" + S + "'"},
+		// Said in words.
+		{"the api key is " + "8f14e45fceea167a5a36dedd4bea2543, rotate it", "the api key is " + S + ", rotate it"},
+		{"My passphrase is '" + "blue horse battery' for now", "My passphrase is '" + S + "' for now"},
+		{"the staging DB password is " + "Winter2026!.", "the staging DB password is " + S + "."},
+		{"access token is " + "xyz98765abc", "access token is " + S},
 		{"--db-password=" + "Xy12", "--db-password=" + S},
 		{"authToken := \"" + "v4lue\"", "authToken := \"" + S + "\""},
 		{"https://api.example.com/v1?token=" + "abc123&page=2", "https://api.example.com/v1?token=" + S + "&page=2"},
@@ -141,6 +146,8 @@ func TestSupersetLeavesAlone(t *testing.T) {
 		strings.Repeat("0123456789ABCDEF", 4),
 		"the monkey: loud",
 		"snpw: value1234", "PWD=/home/me", "mpw: words",
+		"the token is valid for 10 minutes", "the secret is stored in the vault", "the key is 12345678ab",
+		"the api key is 'required'", "this token is short", "the token is everywhere today", "Isotopes is 12345678ab", "the secretary is 12345678ab",
 		"see https://example.com/a?b=c now",
 	} {
 		if got := Secret(in); got != in {
