@@ -3,8 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcphttp"
 	"github.com/getbourdon/bourdon-go/internal/mcp/mcpserver"
-	"github.com/getbourdon/bourdon-go/internal/memory/peer"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
@@ -176,14 +173,7 @@ func TestPeersAnswersAreNotMemoized(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"matches": []any{map[string]any{"name": "Bourdon", "agents": []any{"codex"}, "summaries": map[string]any{"codex": summary}}}})
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 	})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote }, nil))
-	defer hs.Close()
-	p, err := peer.Inline(hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	peers := peer.NewSet([]peer.Peer{p}, peer.Options{Getenv: func(string) string { return "" }})
-	defer peers.Close()
+	peers, _ := peersOf(t, remote)
 
 	srv, _ := mcptest.NewServer(t, mcptest.CopyDir(t, filepath.Join(fixtures, "fed_seed_library")), mcpserver.Options{Peers: peers})
 	cs := mcptest.Connect(t, srv.Server, "in-memory")

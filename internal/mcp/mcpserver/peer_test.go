@@ -33,14 +33,7 @@ func TestPeerRowsAreRedacted(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 		})
 	}
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote }, nil))
-	defer hs.Close()
-	p, err := peer.Inline(hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	peers := peer.NewSet([]peer.Peer{p}, peer.Options{Getenv: func(string) string { return "" }})
-	defer peers.Close()
+	peers, url := peersOf(t, remote)
 
 	srv, _ := mcptest.NewServer(t, mcptest.CopyDir(t, "../../../testdata/conformance/fed_seed_library"), mcpserver.Options{Peers: peers})
 	cs := mcptest.Connect(t, srv.Server, "in-memory")
@@ -55,8 +48,23 @@ func TestPeerRowsAreRedacted(t *testing.T) {
 		if strings.Contains(string(b), secret) || strings.Contains(text, secret) || !strings.Contains(text, "[redacted") {
 			t.Errorf("%s passed the peer's credential on: %s", tool, text)
 		}
-		if !strings.Contains(text, "peer:"+hs.URL) || !strings.Contains(text, `"peers_responded":1`) {
+		if !strings.Contains(text, "peer:"+url) || !strings.Contains(text, `"peers_responded":1`) {
 			t.Errorf("%s: no peer rows: %s", tool, text)
 		}
 	}
+}
+
+// peersOf serves remote over HTTP as this server's one peer, for the
+// test's duration, and returns the peer set and the peer's URL.
+func peersOf(t *testing.T, remote *mcp.Server) (*peer.Set, string) {
+	t.Helper()
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote }, nil))
+	t.Cleanup(hs.Close)
+	p, err := peer.Inline(hs.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers := peer.NewSet([]peer.Peer{p}, peer.Options{Getenv: func(string) string { return "" }})
+	t.Cleanup(peers.Close)
+	return peers, hs.URL
 }
