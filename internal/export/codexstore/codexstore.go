@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Meta is a rollout's session meta: the payload of its session_meta record
@@ -176,7 +177,10 @@ func LocalPath(p, goos string) string {
 		return raw
 	}
 	if m := drivePath.FindStringSubmatch(raw); m != nil {
-		return filepath.Clean("/mnt/" + strings.ToLower(m[1]) + "/" + strings.ReplaceAll(m[2], `\`, "/"))
+		// Trailing separators and blank components name nothing; left in,
+		// the path would end in a space that the next reading trims.
+		rest := strings.TrimRightFunc(m[2], func(r rune) bool { return unicode.IsSpace(r) || r == '/' || r == '\\' })
+		return filepath.Clean("/mnt/" + strings.ToLower(m[1]) + "/" + strings.ReplaceAll(rest, `\`, "/"))
 	}
 	return raw
 }
