@@ -39,6 +39,12 @@ type memoEntry struct {
 	payload []byte
 }
 
+// cost is what e kept under a key of keyLen bytes counts for in the
+// memo's bound.
+func (e memoEntry) cost(keyLen int) int {
+	return keyLen + len(e.payload) + memoOverhead
+}
+
 const (
 	// memoMaxBytes bounds what one server keeps in its memo.
 	memoMaxBytes = 16 << 20
@@ -77,7 +83,7 @@ func (m *memo) get(version uint64, key []byte) (memoEntry, bool) {
 // memo's is not kept; one of a newer version replaces every entry. An
 // entry larger than the whole memo is not kept either.
 func (m *memo) put(version uint64, key []byte, e memoEntry) {
-	cost := len(key) + len(e.payload) + memoOverhead
+	cost := e.cost(len(key))
 	if cost > m.maxBytes {
 		return
 	}
@@ -92,14 +98,14 @@ func (m *memo) put(version uint64, key []byte, e memoEntry) {
 	}
 	if old, ok := m.entries[string(key)]; ok {
 		delete(m.entries, string(key))
-		m.size -= len(key) + len(old.payload) + memoOverhead
+		m.size -= old.cost(len(key))
 	}
 	for k, old := range m.entries {
 		if m.size+cost <= m.maxBytes {
 			break
 		}
 		delete(m.entries, k)
-		m.size -= len(k) + len(old.payload) + memoOverhead
+		m.size -= old.cost(len(k))
 	}
 	m.entries[string(key)] = e
 	m.size += cost
