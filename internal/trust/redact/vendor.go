@@ -146,10 +146,11 @@ var vendorHeads = func() (t [256][4]uint64) {
 	return t
 }()
 
-// vendorPrefixAt reports whether a vendor token's prefix starts t.
+// vendorPrefixAt reports whether a vendor token's prefix starts t (which
+// vendorHead has let through: its first two bytes are a prefix's).
 func vendorPrefixAt(t string) bool {
 	for _, k := range vendorsByFirst[t[0]] {
-		if p := vendorTokens[k].prefix; len(t) > 1 && t[1] == p[1] && strings.HasPrefix(t, p) {
+		if strings.HasPrefix(t, vendorTokens[k].prefix) {
 			return true
 		}
 	}
