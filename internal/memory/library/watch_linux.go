@@ -3,12 +3,12 @@
 package library
 
 import (
-	"bytes"
 	"errors"
 	"os"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/getbourdon/bourdon-go/internal/platform/fsutil"
 )
 
 // inotifyWatcher asks the kernel which directory events happened. The
@@ -21,9 +21,6 @@ type inotifyWatcher struct {
 	buf   []byte
 	armed bool
 }
-
-const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MODIFY | unix.IN_CLOSE_WRITE |
-	unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_ATTRIB | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
 
 func newWatcher(dir string) watcher {
 	w := &inotifyWatcher{dir: dir, fd: -1, buf: make([]byte, 64<<10)}
@@ -38,7 +35,7 @@ func newWatcher(dir string) watcher {
 
 // arm places the watch on the directory if it exists.
 func (w *inotifyWatcher) arm() {
-	if _, err := unix.InotifyAddWatch(w.fd, w.dir, watchMask); err == nil {
+	if _, err := unix.InotifyAddWatch(w.fd, w.dir, fsutil.InotifyChanges); err == nil {
 		w.armed = true
 	}
 }
@@ -65,9 +62,7 @@ func (w *inotifyWatcher) changed() (bool, map[string]bool, bool) {
 			return changed, touched, all
 		}
 		changed = true
-		for off := 0; off+unix.SizeofInotifyEvent <= n; {
-			ev := (*unix.InotifyEvent)(ptr(w.buf[off:]))
-			name := w.buf[off+unix.SizeofInotifyEvent : off+unix.SizeofInotifyEvent+int(ev.Len)]
+		for ev := range fsutil.InotifyEvents(w.buf[:n]) {
 			switch {
 			case ev.Mask&unix.IN_Q_OVERFLOW != 0:
 				all = true
@@ -76,13 +71,12 @@ func (w *inotifyWatcher) changed() (bool, map[string]bool, bool) {
 				// its path at the next call.
 				w.armed = false
 				all = true
-			case ev.Len > 0:
+			case len(ev.Name) > 0:
 				if touched == nil {
 					touched = map[string]bool{}
 				}
-				touched[string(bytes.TrimRight(name, "\x00"))] = true
+				touched[string(ev.Name)] = true
 			}
-			off += unix.SizeofInotifyEvent + int(ev.Len)
 		}
 	}
 }
@@ -95,5 +89,3 @@ func (w *inotifyWatcher) close() error {
 	w.fd = -1
 	return err
 }
-
-func ptr(b []byte) unsafe.Pointer { return unsafe.Pointer(&b[0]) }
