@@ -43,6 +43,7 @@ type doc struct {
 	pos    int32   // the row's position in its manifest list
 	length float32 // weighted number of terms, its neighbours' included
 	asks   bool    // a note that ends with a question mark
+	holds  uint8   // answer types its text holds (textHolds)
 }
 
 // posting is one document that holds a term, with its weighted term
@@ -109,16 +110,18 @@ func (s *segment) countAt(level visibility.Level) (int32, float64) {
 
 // Field weights: a term in a name counts twice. A note or a session also
 // holds the terms of its neighbours (the rows of the same kind just
-// before and after it with the same date: the turns around a turn of a
-// conversation, the sessions of a day), at neighbourWeight, so that a
-// reply is found by the words of what it answers. Only neighbours at the
+// before and after it with the same date, up to neighbourWindow rows
+// each way: the turns around a turn of a conversation, the sessions of a
+// day), at prevWeight before it and nextWeight after it, halved at each
+// further step, so that a reply is found by the words of what it
+// answers. Only neighbours at the
 // row's visibility or a more public one lend their terms, so a row's
 // score never depends on text its reader may not see.
 const (
 	weightName      = 2
 	weightText      = 1
-	prevWeight      = 0.5
-	neighbourWindow = 2
+	prevWeight      = 0.7
+	neighbourWindow = 3
 	nextWeight      = 0.3
 )
 
@@ -228,6 +231,7 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 		}
 		add(kindNote, i, n.Visibility, n.RelatedEntities, n.Tags)
 		s.docs[len(s.docs)-1].asks = strings.HasSuffix(strings.TrimSpace(n.Text), "?")
+		s.docs[len(s.docs)-1].holds = textHolds(n.Text)
 		s.nameLens = append(s.nameLens, nil)
 	}
 

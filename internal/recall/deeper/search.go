@@ -39,7 +39,9 @@ import (
 // prompt names weigh namedAgentBoost more. A note that asks (its text
 // ends with a question mark) weighs askDiscount of one that tells: the
 // turn that answers a question is the evidence, the question only points
-// at it.
+// at it. A note that holds the kind of thing the prompt asks for (a time
+// for "when", a name for "where", a number for "how many": answertype.go)
+// weighs typeBoost more.
 const (
 	bm25K1      = 1.2
 	bm25B       = 0.75
@@ -49,6 +51,7 @@ const (
 	entityPrior     = 1.3
 	namedAgentBoost = 1.2
 	askDiscount     = 0.7
+	typeBoost       = 1.3
 	// maxQueryTerms bounds the distinct prompt terms searched; the rest
 	// of a very long prompt is ignored. maxTagWords bounds the prompt
 	// words looked up as tags.
@@ -198,6 +201,7 @@ func (v *view) search(q query) ([]hit, []qterm) {
 	}
 	qs := queryTerms(v, segs, q)
 	tags := tagWords(q.prompt)
+	want := asksFor(q.prompt)
 	if len(qs) == 0 && len(q.anchors) == 0 && len(tags) == 0 {
 		return nil, qs
 	}
@@ -286,6 +290,9 @@ func (v *view) search(q query) ([]hit, []qterm) {
 			}
 			if s.docs[id].asks {
 				sc.score[id] *= askDiscount
+			}
+			if want != 0 && s.docs[id].holds&want != 0 {
+				sc.score[id] *= typeBoost
 			}
 			h := hit{seg: s, doc: id, tier: sc.tier[id], named: sc.named[id], tag: sc.tagged[id] && !sc.named[id], score: boost * sc.score[id], terms: sc.terms[id]}
 			sc.score[id], sc.terms[id], sc.tier[id], sc.named[id], sc.tagged[id] = 0, 0, 0, false, false
