@@ -100,7 +100,13 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			continue
 		case bWord:
-			// No pattern starts inside a word: pass over the rest of it.
+			if !prevWord && s[i] <= '9' && s[i] >= '0' && enabled&(1<<pPaymentCard) != 0 {
+				if m := paymentCardAt(s, i); m.p >= 0 {
+					return m, maybeFold
+				}
+			}
+			// No other pattern starts inside a word: pass over the rest
+			// of it.
 			i, prevWord = wordEnd(s, i)-1, true
 			continue
 		case bHigh:
@@ -118,6 +124,8 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
 				cand = 1 << pPEM
+			} else if i+1 < len(s) && (s[i+1] == '-' || s[i+1] == 'u') {
+				cand = 1 << pCLICredential
 			}
 		case bOp:
 			prevWord = false
@@ -174,6 +182,8 @@ func matchAt(s string, i, p int, span bool) match {
 		return vendorTokenAt(s, i)
 	case pSpokenAssignment:
 		return spokenAssignmentAt(s, i)
+	case pCLICredential:
+		return cliCredentialAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -187,14 +197,23 @@ func matchAt(s string, i, p int, span bool) match {
 		return noMatch
 	}
 	end := i + loc[1]
-	if p == pPEM {
+	switch p {
+	case pPEM:
 		return match{p: p, at: i, start: i, end: pemHeaderEnd(s, end)}
+	case pAWS:
+		// The secret key pasted after its id goes with it.
+		return match{p: p, at: i, start: i, end: awsSecretAfterID(s, trimWordEnd(s, i, end))}
 	}
-	// A trailing \b may have consumed the character after the credential.
+	return match{p: p, at: i, start: i, end: trimWordEnd(s, i, end)}
+}
+
+// trimWordEnd returns end without the character a trailing \b may have
+// consumed after the credential s[i:end].
+func trimWordEnd(s string, i, end int) int {
 	if r, w := utf8.DecodeLastRuneInString(s[i:end]); end > i && !isPyWord(r) {
 		end -= w
 	}
-	return match{p: p, at: i, start: i, end: end}
+	return end
 }
 
 // wordStartCandidates returns the patterns that may match at the start of

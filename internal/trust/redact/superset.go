@@ -31,6 +31,8 @@ const (
 	pPEMBody
 	pVendorToken
 	pSpokenAssignment
+	pCLICredential
+	pPaymentCard
 	numPatterns
 )
 
@@ -63,6 +65,10 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path: the lines, the shorter last one and an END line"},
 	pSpokenAssignment - numReference: {"spoken_assignment", true,
 		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'): the value"},
+	pCLICredential - numReference: {"cli_credential", false,
+		"a command-line option that names a secret, with its value (--password Sup3r, --token=abc123, --api-key, --client-secret, ...; 4 characters or more), or curl's user option with a password (-u admin:pw, --user admin:pw), after a blank or a quote; not a placeholder ($TOKEN, <token>, TOKEN): the value, or the password"},
+	pPaymentCard - numReference: {"payment_card", false,
+		"a payment card number: 13 to 19 digits, whole or in groups of four (Amex 4-6-5) separated by one space or '-', with an issuer's first digits (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay) and a valid Luhn check digit, at word boundaries: the number"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
@@ -495,7 +501,15 @@ func awsSecretAt(s string, i int) match {
 	if m == nil {
 		return noMatch
 	}
-	key := s[i+m[2] : i+m[3]]
+	if !mixedKey(s[i+m[2] : i+m[3]]) {
+		return noMatch
+	}
+	return match{p: pAWSSecret, at: i, start: i + m[2], end: i + m[3]}
+}
+
+// mixedKey reports whether key mixes upper case, lower case and a digit
+// or symbol, as a random key does and a word or a hex digest does not.
+func mixedKey(key string) bool {
 	upper, lower, other := false, false, false
 	for j := 0; j < len(key); j++ {
 		c := key[j]
@@ -503,10 +517,7 @@ func awsSecretAt(s string, i int) match {
 		lower = lower || c >= 'a' && c <= 'z'
 		other = other || !isASCIILetter(c)
 	}
-	if !upper || !lower || !other {
-		return noMatch
-	}
-	return match{p: pAWSSecret, at: i, start: i + m[2], end: i + m[3]}
+	return upper && lower && other
 }
 
 // PEM body lines.

@@ -89,6 +89,18 @@ func TestSupersetCatches(t *testing.T) {
 		// A schema error names a field by a JSON Pointer.
 		{"- /postgres:~1~1app:" + "pw4Leak@db~1app: not a field", "- /postgres:~1~1app:" + S + "@db~1app: not a field"},
 		{"- /DB_PASSWORD=" + "Qx8Leak: not a field", "- /DB_PASSWORD=" + S + ": not a field"},
+		// On a command line.
+		{"curl -u admin:" + "Passw0rd123 https://api.example.com", "curl -u admin:" + S + " https://api.example.com"},
+		{"curl --user deploy:" + "s3cr3t-pw -X POST", "curl --user deploy:" + S + " -X POST"},
+		{"run --password " + "Sup3rS3cret --verbose", "run --password " + S + " --verbose"},
+		{"gh auth --api-key '" + "k3y-v4lue'", "gh auth --api-key '" + S + "'"},
+		{"`login --token=" + "abc123def`", "`login --token=" + S + "`"},
+		// Payment card numbers (Luhn-valid, an issuer's prefix).
+		{"card 4111 1111 " + "1111 1111 exp 12/27", "card " + S + " exp 12/27"},
+		{"amex 3782-822463-" + "10005 ok", "amex " + S + " ok"},
+		{"paid with 55555555" + "55554444.", "paid with " + S + "."},
+		// An AWS key id with its secret pasted after it: both go.
+		{"AKIA" + "IOSFODNN7EXAMPLE," + awsKey + " end", S + " end"},
 		// A whole PEM block with its BEGIN line goes as one.
 		{"-----BEGIN " + "OPENSSH PRIVATE KEY-----\n" + pemLine + "\nAAAA1+\n-----END OPENSSH PRIVATE KEY-----\nok", S + "\nok"},
 	}
@@ -149,12 +161,35 @@ func TestSupersetLeavesAlone(t *testing.T) {
 		"the token is valid for 10 minutes", "the secret is stored in the vault", "the key is 12345678ab",
 		"the api key is 'required'", "this token is short", "the token is everywhere today", "Isotopes is 12345678ab", "the secretary is 12345678ab",
 		"see https://example.com/a?b=c now",
+		"curl -u admin https://x", "curl -u $USER:$PASS https://x", "curl -u me: x",
+		"--token <token>", "--token $TOKEN", "--token YOUR_TOKEN",
+		"--passes 1234", "--token-file /run/secrets/t", "a well-known -u flag", "git log --author=someone",
+		"4111 1111 1111 1112", "order 1234567890123456", "timestamp 1733561234567", "v4111111111111111",
+		"4111111111111111x", "ISBN 978-3-16-148410-0", "4111-1111 1111-1111",
 	} {
 		if got := Secret(in); got != in {
 			t.Errorf("Secret(%q) = %q, want it unchanged", in, got)
 		}
 		if got := Span(in); got != in {
 			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
+		}
+	}
+}
+
+// TestProseLeavesNearMissesOfKeywords: near misses of the command-line
+// and AWS pair shapes that hold one of the reference's keywords or an
+// AWS key id: a field goes whole (as in the reference), prose keeps
+// everything that is not a credential.
+func TestProseLeavesNearMissesOfKeywords(t *testing.T) {
+	for in, want := range map[string]string{
+		"mysql --password":    "mysql --password",
+		"--password PASSWORD": "--password PASSWORD",
+		"--password -x":       "--password -x",
+		"AKIA" + "IOSFODNN7EXAMPLE is the example id": S + " is the example id",
+		"AKIA" + "IOSFODNN7EXAMPLE, " + awsKey + "x":  S + ", " + awsKey + "x",
+	} {
+		if got := Span(in); got != want {
+			t.Errorf("Span(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,0 +1,231 @@
+package redact
+
+import "strings"
+
+// Credentials on a command line, and payment card numbers: shapes that
+// start at a '-' or a digit, where none of the reference's patterns
+// starts.
+
+// cliSecretFlags are the long options whose value is a secret
+// (--password=..., --token ...), lower case.
+var cliSecretFlags = [...]string{
+	"password", "passwd", "pass", "passphrase", "token", "secret", "api-key", "apikey",
+	"access-token", "auth-token", "client-secret", "secret-key", "private-key-password",
+}
+
+// cliCredentialAt matches, at s[i] == '-' after a blank or at the start
+// of s, a command-line credential: a long option naming a secret with
+// its value (--password Sup3r, --token=abc123), or curl's user option
+// with user:password (-u admin:pw, --user admin:pw). The span is the
+// value, or the password after the user.
+func cliCredentialAt(s string, i int) match {
+	if i > 0 && !isBlank(s[i-1]) && s[i-1] != '"' && s[i-1] != '\'' && s[i-1] != '`' {
+		return noMatch
+	}
+	j, userOption := i, false
+	switch {
+	case strings.HasPrefix(s[i:], "-u") && len(s) > i+2 && (s[i+2] == ' ' || s[i+2] == '\t'):
+		j, userOption = i+2, true
+	case strings.HasPrefix(s[i:], "--user") && len(s) > i+6 && (s[i+6] == ' ' || s[i+6] == '\t' || s[i+6] == '='):
+		j, userOption = i+6, true
+	case strings.HasPrefix(s[i:], "--"):
+		name := i + 2
+		k := name
+		for k < len(s) && (isASCIILetter(s[k]) || s[k] == '-') {
+			k++
+		}
+		if !isSecretFlag(s[name:k]) || k >= len(s) || s[k] != ' ' && s[k] != '\t' && s[k] != '=' {
+			return noMatch
+		}
+		j = k
+	default:
+		return noMatch
+	}
+	// The value: after '=' or blanks, optionally quoted.
+	if s[j] == '=' {
+		j++
+	} else {
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+	}
+	quote := byte(0)
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		quote = s[j]
+		j++
+	}
+	start := j
+	for j < len(s) && j-start < maxValueLen && !isBlank(s[j]) && s[j] != quote && s[j] != '`' && (quote != 0 || !endsValue(s[j], true)) {
+		j++
+	}
+	v := s[start:j]
+	if v == "" || v[0] == '-' || isPlaceholder(v) || isPlaceholderName(v) {
+		return noMatch
+	}
+	if userOption {
+		user, pass, ok := strings.Cut(v, ":")
+		if !ok || user == "" || pass == "" || isPlaceholder(pass) || isPlaceholderName(pass) {
+			return noMatch
+		}
+		start += len(user) + 1
+	} else if len(v) < 4 {
+		return noMatch
+	}
+	return match{p: pCLICredential, at: i, start: start, end: j}
+}
+
+func isSecretFlag(name string) bool {
+	for _, f := range cliSecretFlags {
+		if strings.EqualFold(name, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// isPlaceholderName reports whether v is written as a name for a value
+// (TOKEN, API_KEY, YOUR-PASSWORD): upper case letters, '_' and '-' only.
+func isPlaceholderName(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'A' && c <= 'Z' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
+// Payment cards: 13 to 19 digits, written whole or in groups of four
+// (Amex: 4-6-5) with one space or '-' between them, whose first digits
+// are an issuer's (Visa, Mastercard, Amex, Discover, JCB, Diners,
+// UnionPay) and whose last digit is the Luhn check digit.
+const (
+	minCardDigits = 13
+	maxCardDigits = 19
+)
+
+// paymentCardAt matches a payment card number starting at s[i], a digit
+// at a word boundary; the span is the number.
+func paymentCardAt(s string, i int) match {
+	var digits [maxCardDigits]byte
+	n, j := 0, i
+	var groups [6]int
+	g := 0
+	sep := byte(0)
+	for j < len(s) {
+		c := s[j]
+		if c >= '0' && c <= '9' {
+			if n == maxCardDigits {
+				return noMatch
+			}
+			digits[n] = c - '0'
+			n++
+			groups[g]++
+			j++
+			continue
+		}
+		if (c == ' ' || c == '-') && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9' && (sep == 0 || sep == c) && g < len(groups)-1 {
+			sep = c
+			g++
+			j++
+			continue
+		}
+		break
+	}
+	if j < len(s) && isASCIIWord(s[j]) || n < minCardDigits || !cardGrouping(groups[:g+1], n) ||
+		!cardIssuer(digits[:n]) || !luhn(digits[:n]) {
+		return noMatch
+	}
+	return match{p: pPaymentCard, at: i, start: i, end: j}
+}
+
+// cardGrouping reports whether the groups of digits are written as
+// cards are: one run, groups of four (the last may be shorter), or
+// Amex's 4-6-5.
+func cardGrouping(groups []int, n int) bool {
+	if len(groups) == 1 {
+		return true
+	}
+	if len(groups) == 3 && groups[0] == 4 && groups[1] == 6 && groups[2] == 5 {
+		return true
+	}
+	for k, l := range groups {
+		if l != 4 && (k < len(groups)-1 || l == 0 || l > 4) {
+			return false
+		}
+	}
+	return n >= 15
+}
+
+// cardIssuer reports whether the first digits are an issuer's, for the
+// number's length.
+func cardIssuer(d []byte) bool {
+	prefix := func(k int) int {
+		v := 0
+		for _, x := range d[:k] {
+			v = v*10 + int(x)
+		}
+		return v
+	}
+	n := len(d)
+	switch p2, p4 := prefix(2), prefix(4); {
+	case d[0] == 4:
+		return n == 13 || n == 16 || n == 19 // Visa
+	case p2 >= 51 && p2 <= 55, p4 >= 2221 && p4 <= 2720:
+		return n == 16 // Mastercard
+	case p2 == 34 || p2 == 37:
+		return n == 15 // Amex
+	case p4 == 6011, p2 == 65, prefix(3) >= 644 && prefix(3) <= 649:
+		return n >= 16 // Discover
+	case p4 >= 3528 && p4 <= 3589:
+		return n >= 16 // JCB
+	case p2 == 36 || p2 == 38 || prefix(3) >= 300 && prefix(3) <= 305:
+		return n == 14 || n == 16 // Diners
+	case p2 == 62:
+		return n >= 16 // UnionPay
+	}
+	return false
+}
+
+// luhn reports whether the number's check digit is right.
+func luhn(d []byte) bool {
+	sum := 0
+	for k := range d {
+		x := int(d[len(d)-1-k])
+		if k%2 == 1 {
+			if x *= 2; x > 9 {
+				x -= 9
+			}
+		}
+		sum += x
+	}
+	return sum%10 == 0
+}
+
+// awsSecretAfterID returns the end of an AWS secret access key that
+// follows an access key id ending at end, after a separator of one to
+// three blanks, commas, colons, semicolons or pipes (an id and its
+// secret pasted together, as the console's CSV has them), or end when
+// none does. The key is 40 base64 characters mixing upper case, lower
+// case and a digit or symbol.
+func awsSecretAfterID(s string, end int) int {
+	j := end
+	for j < len(s) && j-end < 3 && isOneOf(s[j], " \t,:;|") {
+		j++
+	}
+	if j == end {
+		return end
+	}
+	k := j
+	for k < len(s) && k-j <= 40 && (isASCIILetter(s[k]) || s[k] >= '0' && s[k] <= '9' || s[k] == '/' || s[k] == '+') {
+		k++
+	}
+	if k-j != 40 || k < len(s) && (isASCIIWord(s[k]) || s[k] == '=') || !mixedKey(s[j:k]) {
+		return end
+	}
+	return k
+}
