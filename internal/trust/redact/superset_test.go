@@ -320,6 +320,8 @@ func FuzzSpan(f *testing.F) {
 		"DB_PASSWORD=hunter2", "postgres://u:p@h", "Bearer abcDEF1234567890xyz", "token: ab12",
 		"-----BEGIN RSA PRIVATE KEY-----\n" + pemLine + "\n-----END RSA PRIVATE KEY-----",
 		pemLine + " " + pemLine, "a=b=c:d", "sig=" + strings.Repeat("A", 20), "x" + bdnTok,
+		"curl -u a:b1234 x", "--token='abc123' --password=", "4111 1111 1111 1111", "3782-822463-10005",
+		"AKIA" + "IOSFODNN7EXAMPLE, " + awsKey,
 	} {
 		f.Add(s)
 	}
