@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,8 +96,12 @@ func newFixture(t testing.TB, options ...func(*Config)) *fixture {
 	f.audit = trust.OpenAudit(filepath.Join(dir, "audit.jsonl"))
 	writer := commit.New(dir)
 	f.srv = mcpserver.New(store, mcpserver.Options{Version: "test", Audit: f.audit, Writer: writer, Knowledge: kb, Requests: reqs})
-	go f.srv.Watch(ctx)
-	go f.srv.WatchKnowledge(ctx)
+	// The watchers are waited for at the end: a watcher in the middle of
+	// a tick may still write the drift watermarks into dir.
+	var watching sync.WaitGroup
+	watching.Go(func() { f.srv.Watch(ctx) })
+	watching.Go(func() { f.srv.WatchKnowledge(ctx) })
+	t.Cleanup(func() { cancel(); watching.Wait() })
 
 	// scout's write is staged; alice proposes a request.
 	cs := mcptest.ConnectAs(t, f.srv.Server, f.auth, f.tokens[scout], "")

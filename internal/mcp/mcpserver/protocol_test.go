@@ -147,8 +147,10 @@ func TestSubscriptionsFollowTheLibrary(t *testing.T) {
 			lib := mcptest.CopyDir(t, filepath.Join(fixtures, "fed_seed_library"))
 			srv, _ := mcptest.NewServer(t, lib, mcpserver.Options{})
 			ctx, cancel := context.WithCancel(context.Background())
+			var watching sync.WaitGroup
+			watching.Go(func() { srv.Watch(ctx) })
+			defer watching.Wait() // it may still write the drift watermarks into lib
 			defer cancel()
-			go srv.Watch(ctx)
 			var ev events
 			cs := mcptest.ConnectWith(t, srv.Server, transport, ev.options())
 			for _, uri := range []string{codexURI, claudeURI, agentsURI, freshURI} {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -163,10 +164,13 @@ func leakyServer(t *testing.T, ps []plant) (*mcpserver.Server, *knowledge.Base) 
 		t.Fatal(err)
 	}
 	srv := mcpserver.New(store, mcpserver.Options{Knowledge: kb, Requests: reqs, Writer: commit.New(dir), TurnEnv: turn.Env{CodexHome: "-"}})
+	// The watchers are waited for at the end: one in the middle of a tick
+	// may still write the drift watermarks into dir.
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go srv.Watch(ctx)
-	go srv.WatchKnowledge(ctx)
+	var watching sync.WaitGroup
+	watching.Go(func() { srv.Watch(ctx) })
+	watching.Go(func() { srv.WatchKnowledge(ctx) })
+	t.Cleanup(func() { cancel(); watching.Wait() })
 	return srv, kb
 }
 
