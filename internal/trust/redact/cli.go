@@ -111,12 +111,14 @@ const (
 // paymentCardAt matches a payment card number starting at s[i], a digit
 // at a word boundary; the span is the number.
 func paymentCardAt(s string, i int) match {
+	if s[i] < '2' || s[i] > '6' {
+		return noMatch // no issuer's number starts so
+	}
 	var digits [maxCardDigits]byte
-	n, j := 0, i
 	var groups [6]int
-	g := 0
+	n, g, j := 0, 0, i
 	sep := byte(0)
-	for j < len(s) {
+	for ; j < len(s); j++ {
 		c := s[j]
 		if c >= '0' && c <= '9' {
 			if n == maxCardDigits {
@@ -125,16 +127,17 @@ func paymentCardAt(s string, i int) match {
 			digits[n] = c - '0'
 			n++
 			groups[g]++
-			j++
 			continue
 		}
-		if (c == ' ' || c == '-') && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9' && (sep == 0 || sep == c) && g < len(groups)-1 {
-			sep = c
-			g++
-			j++
-			continue
+		if c != ' ' && c != '-' || j+1 >= len(s) || s[j+1] < '0' || s[j+1] > '9' || sep != 0 && sep != c {
+			break
 		}
-		break
+		// A group ends: cards are grouped by four, or 4-6-5.
+		if groups[g] != 4 && !(g == 1 && groups[g] == 6 && groups[0] == 4) || g == len(groups)-1 {
+			return noMatch
+		}
+		sep = c
+		g++
 	}
 	if j < len(s) && isASCIIWord(s[j]) || n < minCardDigits || !cardGrouping(groups[:g+1], n) ||
 		!cardIssuer(digits[:n]) || !luhn(digits[:n]) {
