@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -138,7 +139,7 @@ func (w *dirWatch) release() {
 		return
 	}
 	w.released = true
-	w.dead = true
+	w.dead.Store(true)
 	h.dirs[w.wd] = without(h.dirs[w.wd], w)
 	h.parents[w.parentWD] = without(h.parents[w.parentWD], w)
 	h.unref(w.wd)
@@ -215,10 +216,10 @@ func (h *watchHub) apply(ev InotifyEvent) {
 		// The kernel dropped the watch (its directory is gone): no
 		// event will come from it again.
 		for _, w := range h.dirs[ev.WD] {
-			w.dead = true
+			w.dead.Store(true)
 		}
 		for _, w := range h.parents[ev.WD] {
-			w.dead = true
+			w.dead.Store(true)
 		}
 	}
 }
@@ -236,8 +237,8 @@ func (h *watchHub) forgetAll() {
 type dirWatch struct {
 	hub          *watchHub
 	wd, parentWD int32
-	base         string // the directory's name in its parent
-	dead         bool   // the kernel dropped a watch, or w was released: nothing is kept
+	base         string      // the directory's name in its parent
+	dead         atomic.Bool // the kernel dropped a watch, or w was released: nothing is kept
 	released     bool
 	files        map[string]*keptStat
 }
@@ -255,7 +256,7 @@ type keptStat struct {
 const maxKeptNames = 256
 
 // lookup returns the kept stat of name when no event has named it since
-// and it is younger than maxAge. Otherwise it returns a ticket for
+// and it is younger than keptStatMaxAge. Otherwise it returns a ticket for
 // remember (0: do not remember). When another request is reading the
 // events, it does not wait: it misses.
 func (w *dirWatch) lookup(name string, now time.Time) (res statResult, hit bool, ticket uint64) {
@@ -265,7 +266,7 @@ func (w *dirWatch) lookup(name string, now time.Time) (res statResult, hit bool,
 	}
 	defer h.mu.Unlock()
 	h.drain()
-	if w.dead || h.broken {
+	if w.dead.Load() || h.broken {
 		return statResult{}, false, 0
 	}
 	k := w.files[name]
@@ -291,10 +292,13 @@ func (w *dirWatch) remember(name string, ticket uint64, res statResult, now time
 	}
 	defer h.mu.Unlock()
 	h.drain()
-	if k := w.files[name]; k != nil && k.seq == ticket && !w.dead && !h.broken {
+	if k := w.files[name]; k != nil && k.seq == ticket && !w.dead.Load() && !h.broken {
 		k.valid, k.statResult, k.at = true, res, now
 	}
 }
+
+// lost reports whether w keeps nothing any more and should be replaced.
+func (w *dirWatch) lost() bool { return w.dead.Load() }
 
 // forget drops every kept stat. h.mu is held.
 func (w *dirWatch) forget() {

@@ -9,7 +9,7 @@ import (
 
 // dirWatch keeps nothing where the kernel tells nothing: every Stat of a
 // KeptTree stats.
-type dirWatch struct{ dead bool }
+type dirWatch struct{}
 
 func watchDir(string, *os.Root) *dirWatch { return nil }
 
@@ -20,3 +20,5 @@ func (*dirWatch) lookup(string, time.Time) (statResult, bool, uint64) {
 func (*dirWatch) remember(string, uint64, statResult, time.Time) {}
 
 func (*dirWatch) release() {}
+
+func (*dirWatch) lost() bool { return true }

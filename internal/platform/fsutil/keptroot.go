@@ -147,7 +147,7 @@ func (k *KeptTree) rel(path string) (string, error) {
 func (k *KeptTree) root(now time.Time) (*heldRoot, error) {
 	if fi, err := os.Stat(k.tree.dir); err == nil {
 		if h := k.held.Load(); h != nil && os.SameFile(h.info, fi) {
-			if (h.watch == nil || h.watch.dead) && now.Sub(h.armed) >= keptStatMaxAge {
+			if (h.watch == nil || h.watch.lost()) && now.Sub(h.armed) >= keptStatMaxAge {
 				// Not watched yet, or the watch was lost: try again, at
 				// most once per keptStatMaxAge (it costs an open).
 				k.held.CompareAndSwap(h, k.watched(h.root, h.info, now))
