@@ -55,7 +55,10 @@ func cliCredentialAt(s string, i int) match {
 		j++
 	}
 	start := j
-	for j < len(s) && j-start < maxValueLen && !isBlank(s[j]) && s[j] != quote && s[j] != '`' && (quote != 0 || !endsValue(s[j], true)) {
+	for j < len(s) && j-start < maxValueLen {
+		if quote != 0 && s[j] == quote || quote == 0 && (isBlank(s[j]) || s[j] == '`' || endsValue(s[j], true)) {
+			break
+		}
 		j++
 	}
 	v := s[start:j]

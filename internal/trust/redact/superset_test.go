@@ -94,6 +94,7 @@ func TestSupersetCatches(t *testing.T) {
 		{"curl --user deploy:" + "s3cr3t-pw -X POST", "curl --user deploy:" + S + " -X POST"},
 		{"run --password " + "Sup3rS3cret --verbose", "run --password " + S + " --verbose"},
 		{"gh auth --api-key '" + "k3y-v4lue'", "gh auth --api-key '" + S + "'"},
+		{"gpg --passphrase \"" + "blue horse battery\" -d x", "gpg --passphrase \"" + S + "\" -d x"},
 		{"`login --token=" + "abc123def`", "`login --token=" + S + "`"},
 		// Payment card numbers (Luhn-valid, an issuer's prefix).
 		{"card 4111 1111 " + "1111 1111 exp 12/27", "card " + S + " exp 12/27"},
