@@ -170,6 +170,9 @@ func assignmentAt(s string, i int) match {
 	if !plausibleValue(s[start:end], p, op, quoted, spaced) {
 		return noMatch
 	}
+	if op == ':' && !quoted && strings.EqualFold(s[k:nameEnd], "pass") {
+		return noMatch // "PASS: 12 tests": a label, not a setting
+	}
 	return match{p: p, at: i, start: start, end: end}
 }
 
@@ -184,7 +187,9 @@ func nameKind(name string) int {
 		return pAzureKey
 	case hasSuffixFold(name, "password"), hasSuffixFold(name, "passwd"), hasSuffixFold(name, "passphrase"),
 		hasSuffixFold(name, "secret"), hasSuffixFold(name, "token"), hasSuffixFold(name, "apikey"),
-		strings.EqualFold(name, "pw"), len(name) > 2 && hasSuffixFold(name, "pw") && isOneOf(name[len(name)-3], "_-."):
+		hasSuffixFold(name, "requirepass"), hasSuffixFold(name, "masterauth"), hasSuffixFold(name, "secret_key_base"),
+		hasSuffixFold(name, "key-data"), hasSuffixFold(name, "key_data"),
+		shortSecretName(name, "pw"), shortSecretName(name, "pass"):
 		return pAssignment
 	}
 	var head string
@@ -196,12 +201,20 @@ func nameKind(name string) int {
 	default:
 		return -1
 	}
-	for _, w := range [...]string{"secret", "private", "api", "signing", "encryption", "master"} {
+	for _, w := range [...]string{"secret", "private", "api", "signing", "encryption", "master", "auth", "app"} {
 		if containsFold(head, w) {
 			return pAssignment
 		}
 	}
 	return -1
+}
+
+// shortSecretName reports whether name is short, a short word for a
+// password (pw, pass), or ends with it after '_', '-' or '.' (DB_PW,
+// ansible_ssh_pass, smtp.pass).
+func shortSecretName(name, short string) bool {
+	return strings.EqualFold(name, short) ||
+		len(name) > len(short) && hasSuffixFold(name, short) && isOneOf(name[len(name)-len(short)-1], "_-.")
 }
 
 // spokenAssignmentAt matches "NAME is value" at s[i:], which starts with
@@ -298,7 +311,7 @@ func plausibleValue(v string, p int, op byte, quoted, spaced bool) bool {
 	case pAzureSig:
 		minLen = 16
 	}
-	if len(v) < minLen || isPlaceholder(v) {
+	if len(v) < minLen || isPlaceholder(v) || isPlaceholderName(v) {
 		return false
 	}
 	for _, w := range placeholderWords {

@@ -24,12 +24,13 @@ type vendorToken struct {
 
 // Character classes of token bodies.
 var (
-	hexLower = byteSet("0123456789abcdef")
-	alnum    = byteSet(digits + lowers + uppers)
-	b64url   = byteSet(digits + lowers + uppers + "_-")
-	b64      = byteSet(digits + lowers + uppers + "+/=")
-	b64urlEq = byteSet(digits + lowers + uppers + "_-=")
-	dotted   = byteSet(digits + lowers + uppers + "_-.")
+	hexLower   = byteSet("0123456789abcdef")
+	alnumLower = byteSet(digits + lowers)
+	alnum      = byteSet(digits + lowers + uppers)
+	b64url     = byteSet(digits + lowers + uppers + "_-")
+	b64        = byteSet(digits + lowers + uppers + "+/=")
+	b64urlEq   = byteSet(digits + lowers + uppers + "_-=")
+	dotted     = byteSet(digits + lowers + uppers + "_-.")
 	// bech32Upper is the upper-case bech32 alphabet (age's secret keys).
 	bech32Upper = byteSet("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
 )
@@ -118,6 +119,10 @@ var vendorTokens = [...]vendorToken{
 	{vendor: "JFrog", prefix: "AKCp", class: alnum, min: 69},
 	{vendor: "Facebook", prefix: "EAA", class: alnum, min: 100},
 	{vendor: "Shippo", prefix: "shippo_live_", class: hexLower, min: 40, max: 40},
+	{vendor: "Replicate", prefix: "r8_", class: alnum, min: 37, max: 40},
+	{vendor: "Tencent Cloud", prefix: "AKID", class: alnum, min: 32, max: 36},
+	{vendor: "Dropbox", prefix: "sl.", class: dotted, min: 100},
+	{vendor: "Twitch", prefix: "oauth:", class: alnumLower, min: 30, max: 30},
 }
 
 // vendorsByFirst[c] lists the indexes in vendorTokens of the shapes whose
