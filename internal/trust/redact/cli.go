@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"encoding/base64"
+	"strings"
+)
 
 // Credentials on a command line, and payment card numbers: shapes that
 // start at a '-' or a digit, where none of the reference's patterns
@@ -132,7 +135,7 @@ func paymentCardAt(s string, i int) match {
 			groups[g]++
 			continue
 		}
-		if c != ' ' && c != '-' || j+1 >= len(s) || s[j+1] < '0' || s[j+1] > '9' || sep != 0 && sep != c {
+		if c != ' ' && c != '-' && c != '.' || j+1 >= len(s) || s[j+1] < '0' || s[j+1] > '9' || sep != 0 && sep != c {
 			break
 		}
 		// A group ends: cards are grouped by four, or 4-6-5.
@@ -214,13 +217,13 @@ func luhn(d []byte) bool {
 
 // awsSecretAfterID returns the end of an AWS secret access key that
 // follows an access key id ending at end, after a separator of one to
-// three blanks, commas, colons, semicolons or pipes (an id and its
+// three blanks, commas, colons, semicolons, pipes or slashes (an id and its
 // secret pasted together, as the console's CSV has them), or end when
 // none does. The key is 40 base64 characters mixing upper case, lower
 // case and a digit or symbol.
 func awsSecretAfterID(s string, end int) int {
 	j := end
-	for j < len(s) && j-end < 3 && isOneOf(s[j], " \t,:;|") {
+	for j < len(s) && j-end < 3 && isOneOf(s[j], " \t,:;|/") {
 		j++
 	}
 	if j == end {
@@ -234,4 +237,156 @@ func awsSecretAfterID(s string, end int) int {
 		return end
 	}
 	return k
+}
+
+// authHeaderAt matches an Authorization header's credential at s[i:],
+// which starts with "authorization" (any case) at a word boundary:
+// ':' or '=' (the name possibly quoted), a scheme word of any name
+// (Bearer, Basic, token, SSWS, Bot, ...), and a value of 16 token68
+// characters or more with a digit or both cases. The span is the value.
+func authHeaderAt(s string, i int) match {
+	j := i + len("authorization")
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		j++
+	}
+	j = skipBlanks(s, j)
+	if j >= len(s) || s[j] != ':' && s[j] != '=' {
+		return noMatch
+	}
+	j = skipBlanks(s, j+1)
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		j++
+	}
+	scheme := j
+	for j < len(s) && j-scheme <= 20 && (isASCIILetter(s[j]) || s[j] == '-') {
+		j++
+	}
+	if j == scheme || j-scheme > 20 {
+		return noMatch
+	}
+	if m := token68After(s, j); m.end > m.start {
+		return match{p: pAuthHeader, at: i, start: m.start, end: m.end}
+	}
+	return noMatch
+}
+
+// webhookHosts are the services whose incoming-webhook URLs carry their
+// secret in the path: a host (or its suffix, from a '.') and the path
+// prefix after which the rest of the URL is the secret.
+var webhookHosts = [...]struct{ host, path string }{
+	{"hooks.slack.com", "/services/"},
+	{"hooks.slack.com", "/workflows/"},
+	{"discord.com", "/api/webhooks/"},
+	{"discordapp.com", "/api/webhooks/"},
+	{".webhook.office.com", "/webhookb2/"},
+	{"outlook.office.com", "/webhook/"},
+	{"hooks.zapier.com", "/hooks/catch/"},
+}
+
+// webhookAt matches an incoming-webhook URL at s[i:], which starts with
+// the "://" after its scheme; the span is the path after the service's
+// prefix (the ids and the secret).
+func webhookAt(s string, i int) match {
+	j := i + len("://")
+	host := j
+	for j < len(s) && (isASCIIWord(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	h := s[host:j]
+	for _, w := range webhookHosts {
+		if !(strings.EqualFold(h, w.host) || w.host[0] == '.' && hasSuffixFold(h, w.host)) || !strings.HasPrefix(s[j:], w.path) {
+			continue
+		}
+		start := j + len(w.path)
+		end := start
+		for end < len(s) && end-start < maxValueLen && isURLPathByte(s[end]) {
+			end++
+		}
+		if end-start < 8 {
+			return noMatch
+		}
+		return match{p: pWebhookURL, at: i, start: start, end: end}
+	}
+	return noMatch
+}
+
+func isURLPathByte(c byte) bool {
+	return isASCIIWord(c) || strings.IndexByte("-._~/%@+=:!$&*,;", c) >= 0
+}
+
+// telegramBotTokenAt matches a Telegram bot token at s[i], a digit at a
+// word boundary: the bot's id (8 to 10 digits), ':' and its secret, 30
+// to 40 base64url characters (35 as issued today).
+func telegramBotTokenAt(s string, i int) match {
+	j := i
+	for j < len(s) && j-i <= 10 && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j-i < 8 || j-i > 10 || j >= len(s) || s[j] != ':' {
+		return noMatch
+	}
+	k := j + 1
+	for k < len(s) && k-j <= 41 && b64url[s[k]] {
+		k++
+	}
+	if n := k - j - 1; n < 30 || n > 40 || k < len(s) && isASCIIWord(s[k]) {
+		return noMatch
+	}
+	return match{p: pTelegramToken, at: i, start: i, end: k}
+}
+
+// base64PEMPrefix is "-----BEGIN" in base64: a PEM block encoded whole
+// on one line, as kubeconfig's client-key-data and Kubernetes secrets
+// hold them.
+const base64PEMPrefix = "LS0tLS1CRUdJTi"
+
+// base64PEMAt matches, at s[i:] (base64PEMPrefix at a word boundary), a
+// base64-encoded PEM block whose header names a private key; the span
+// is the whole run (a certificate's is left alone).
+func base64PEMAt(s string, i int) match {
+	j := i
+	for j < len(s) && j-i < 1<<16 && base64Byte[s[j]] {
+		j++
+	}
+	if j-i < 64 {
+		return noMatch
+	}
+	head, err := base64.StdEncoding.DecodeString(s[i : i+64])
+	if err != nil || !strings.Contains(string(head), "PRIVATE KEY") {
+		return noMatch
+	}
+	for k := 0; k < 2 && j < len(s) && s[j] == '='; k++ {
+		j++ // padding
+	}
+	return match{p: pBase64PEM, at: i, start: i, end: j}
+}
+
+// dsnPasswordAt matches the password of a Go database DSN without a
+// scheme at s[i] == ':' (user:password@tcp(host:port)/db, as MySQL's
+// driver takes it): a user name before it, at the start of a value, and
+// '@' then a protocol and '(' after the password. The span is the
+// password.
+func dsnPasswordAt(s string, i int) match {
+	k := i
+	for k > 0 && i-k < maxNameLen && isNameByte(s[k-1]) {
+		k--
+	}
+	if k == i || k > 0 && !isBlank(s[k-1]) && !isOneOf(s[k-1], "\"'`=") {
+		return noMatch
+	}
+	start := i + 1
+	j := start
+	for j < len(s) && j-start < maxValueLen && s[j] != '@' && !isBlank(s[j]) && s[j] != '"' && s[j] != '\'' && s[j] != '`' {
+		j++
+	}
+	if j == start || j >= len(s) || s[j] != '@' {
+		return noMatch
+	}
+	rest := s[j+1:]
+	for _, proto := range [...]string{"tcp(", "tcp6(", "unix("} {
+		if strings.HasPrefix(rest, proto) {
+			return match{p: pDSNPassword, at: i, start: start, end: j}
+		}
+	}
+	return noMatch
 }

@@ -38,19 +38,12 @@ var knownMisses = map[string]string{
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
 	// Forges.
-	"header/github-token-scheme": `only the Bearer and Basic schemes are known; "Authorization: token X" is neither, and Authorization is no secret name`,
 	// Chat and webhooks.
-	"webhook/slack":     "no pattern for hooks.slack.com/services URLs, whose last path segment is the secret",
-	"webhook/discord":   "no pattern for discord.com/api/webhooks URLs, whose last path segment is the secret",
-	"webhook/teams":     "no pattern for webhook.office.com IncomingWebhook URLs",
-	"chat/telegram-bot": "no pattern for the Telegram bot token shape (digits, ':AA', 33 characters)",
-	"chat/discord-bot":  "no pattern for Discord bot tokens (base64 id, timestamp, HMAC)",
+	"chat/discord-bot": "no pattern for Discord bot tokens (base64 id, timestamp, HMAC)",
 	// Cloud providers.
-	"action/aws-pair-slash":     `an AWS secret key after its key id is caught after blanks, commas, colons, semicolons or pipes, not after " / "`,
 	"table/azure-client-secret": "the Azure AD client secret shape (...8Q~...) is unknown, and a table cell has no name",
 	"chat/terraform-cloud":      "the Terraform Cloud .atlasv1. token shape is unknown",
 	"chat/firebase-fcm":         "the FCM server key shape (AAAA...:APA91b...) is unknown",
-	"header/okta-ssws":          "the SSWS authorization scheme is unknown and Okta tokens have no prefix",
 	// Private keys and encoded key material.
 	"ppk/putty-private-lines":   "a PuTTY Private-Lines body (44 characters) is shorter than a PEM body line (64 to 76) and has no BEGIN line",
 	"note/eth-private-key":      `"private key" with a space is neither the reference's private[_-]?key nor a one-word secret name; 0x and 64 hex digits have no prefix`,
@@ -58,8 +51,6 @@ var knownMisses = map[string]string{
 	"yaml/k8s-dockerconfigjson": "base64 of a JSON that holds a password is not decoded (documented limit)",
 	// Connection strings and config files.
 	"cli/docker-login-p":     "the short option -p is not a known credential option",
-	"go/mysql-dsn":           "a Go MySQL DSN (user:pass@tcp(host)/db) has no scheme://, so url_password does not apply",
-	"conn/odbc-pwd":          "PWD is not a secret name (only password, passwd, pw and the like)",
 	"pgpass":                 "a .pgpass line is colon-separated fields with no name next to the password",
 	"conf/redis-requirepass": "requirepass, followed by a space, is no secret name",
 	"xml/maven-server":       "an XML element <password>...</password> is not an assignment (needs = or :); a field is flagged by the keyword only",
@@ -82,7 +73,6 @@ var knownMisses = map[string]string{
 	"words/japanese":          "a non-English keyword (パスワード) is known to no pattern",
 	"words/bip39-seed":        "a mnemonic seed phrase is plain words, with no shape",
 	// Cards.
-	"card/visa-dots": "card groups separated by '.' (only a space or '-' is recognised)",
 	// Split, encoded, disguised.
 	"split/ghp-over-lines":          "each half is shorter than ghp_'s 36 characters; no pattern joins lines",
 	"split/concatenated-in-code":    "prefix and body are separate string literals; the body alone is opaque",
@@ -98,7 +88,6 @@ var knownMisses = map[string]string{
 // knownFalsePositives are benign samples the battery changes (Span) or
 // flags (Flagged, without a keyword) today, by name, with why.
 var knownFalsePositives = map[string]string{
-	"pubkey/ssh-ed25519":     "the 68-character public key body looks like a PEM body line (64 to 76 base64 characters, upper, lower and digit)",
 	"base64/mime-attachment": "the 76-character lines of a base64 mail attachment look like PEM body lines",
 }
 

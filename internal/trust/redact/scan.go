@@ -100,8 +100,8 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			continue
 		case bWord:
-			if !prevWord && s[i] <= '9' && s[i] >= '0' && enabled&(1<<pPaymentCard) != 0 {
-				if m := paymentCardAt(s, i); m.p >= 0 {
+			if !prevWord && s[i] <= '9' && s[i] >= '0' {
+				if m := digitStartAt(s, i, enabled); m.p >= 0 {
 					return m, maybeFold
 				}
 			}
@@ -131,6 +131,16 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			if s[i] == ':' && enabled&(1<<pURLPassword) != 0 && (strings.HasPrefix(s[i:], "://") || strings.HasPrefix(s[i:], ":~1~1")) {
 				if m := urlPasswordAt(s, i); m.p >= 0 {
+					return m, maybeFold
+				}
+			}
+			if s[i] == ':' && enabled&(1<<pWebhookURL) != 0 && strings.HasPrefix(s[i:], "://") {
+				if m := webhookAt(s, i); m.p >= 0 {
+					return m, maybeFold
+				}
+			}
+			if s[i] == ':' && enabled&(1<<pDSNPassword) != 0 {
+				if m := dsnPasswordAt(s, i); m.p >= 0 {
 					return m, maybeFold
 				}
 			}
@@ -166,6 +176,20 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 	return noMatch, maybeFold
 }
 
+// digitStartAt runs the patterns that start with a digit at a word
+// boundary, s[i]: a payment card number, a Telegram bot token.
+func digitStartAt(s string, i int, enabled uint64) match {
+	if enabled&(1<<pPaymentCard) != 0 {
+		if m := paymentCardAt(s, i); m.p >= 0 {
+			return m
+		}
+	}
+	if enabled&(1<<pTelegramToken) != 0 {
+		return telegramBotTokenAt(s, i)
+	}
+	return noMatch
+}
+
 // matchAt runs pattern p anchored at s[i:]. Without span, the match's end
 // is not computed for the reference's patterns.
 func matchAt(s string, i, p int, span bool) match {
@@ -184,6 +208,10 @@ func matchAt(s string, i, p int, span bool) match {
 		return spokenAssignmentAt(s, i)
 	case pCLICredential:
 		return cliCredentialAt(s, i)
+	case pAuthHeader:
+		return authHeaderAt(s, i)
+	case pBase64PEM:
+		return base64PEMAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -230,7 +258,8 @@ func wordStartCandidates(t string) uint64 {
 			bit(hasPrefixFold(t, "appl_"), pRevenueCat) |
 			bit(strings.HasPrefix(t, "AKIA") || strings.HasPrefix(t, "ASIA"), pAWS) |
 			bit(strings.HasPrefix(t, "AIza"), pGoogleAPIKey) |
-			bit(hasPrefixFold(t, "aws"), pAWSSecret)
+			bit(hasPrefixFold(t, "aws"), pAWSSecret) |
+			bit(hasPrefixFold(t, "authorization"), pAuthHeader)
 	case 'b':
 		m |= bit(hasPrefixFold(t, "bearer"), pBearerToken) |
 			bit(hasPrefixFold(t, "bearer"), pBearerValue) |
@@ -250,6 +279,8 @@ func wordStartCandidates(t string) uint64 {
 		m |= bit(hasPrefixFold(t, "is") && (len(t) == 2 || t[2] == ' ' || t[2] == '\t'), pSpokenAssignment)
 	case 'k':
 		m |= bit(hasPrefixFold(t, "keystore"), pPrivateKeyKeyword) | stripeSK(t)
+	case 'l':
+		m |= bit(strings.HasPrefix(t, base64PEMPrefix), pBase64PEM)
 	case 'n':
 		m |= bit(strings.HasPrefix(t, "npm_"), pNPM)
 	case 'p':
@@ -275,7 +306,7 @@ func wordStartCandidates(t string) uint64 {
 // wordStartPairs are the first two letters, lower case, of every prefix
 // wordStartCandidates tests, but the vendor tokens' (vendor.go), whose
 // prefixes are case-sensitive: vendorHead tests their first two bytes.
-const wordStartPairs = "ac ai ak ap as aw ba bd be cl ey gh gi gl hf is ke kk np pa pk pr re rk se sk ss st xo ya"
+const wordStartPairs = "ac ai ak ap as au aw ba bd be cl ey gh gi gl hf is ke kk ls np pa pk pr re rk se sk ss st xo ya"
 
 // secondLetters[c-'a'] has bit l-'a' set when a prefix tested by
 // wordStartCandidates begins with the letters c and l (lower case).

@@ -33,6 +33,11 @@ const (
 	pSpokenAssignment
 	pCLICredential
 	pPaymentCard
+	pAuthHeader
+	pWebhookURL
+	pTelegramToken
+	pBase64PEM
+	pDSNPassword
 	numPatterns
 )
 
@@ -56,19 +61,29 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAWSSecret - numReference: {"aws_secret_key", true,
 		"40 base64 characters after aws_secret_access_key, aws_secret or secret_access_key (and '=', ':' or a space): the key"},
 	pAssignment - numReference: {"secret_assignment", true,
-		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token or apikey, or is pw or ends with _pw, -pw or .pw (DB_PW), or ends with key after secret, private, api, signing, encryption or master (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:): the value"},
+		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or ends with key after secret, private, api, signing, encryption, master, auth or app, or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=): the value"},
 	pAzureKey - numReference: {"azure_key", true,
 		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings: the value"},
 	pAzureSig - numReference: {"azure_sas_sig", false,
 		"sig= of an Azure SAS query string (after ?, & or a space, 16 characters or more): the value"},
 	pPEMBody - numReference: {"pem_body", false,
-		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path: the lines, the shorter last one and an END line"},
+		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path, that is not an SSH public key's: the lines, the shorter last one and an END line"},
 	pSpokenAssignment - numReference: {"spoken_assignment", true,
 		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'): the value"},
 	pCLICredential - numReference: {"cli_credential", false,
 		"a command-line option that names a secret, with its value (--password Sup3r, --token=abc123, --api-key, --client-secret, ...; 4 characters or more), or curl's user option with a password (-u admin:pw, --user admin:pw), after a blank or a quote; not a placeholder ($TOKEN, <token>, TOKEN): the value, or the password"},
 	pPaymentCard - numReference: {"payment_card", false,
 		"a payment card number: 13 to 19 digits, whole or in groups of four (Amex 4-6-5) separated by one space or '-', with an issuer's first digits (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay) and a valid Luhn check digit, at word boundaries: the number"},
+	pAuthHeader - numReference: {"authorization_value", true,
+		"Authorization: <scheme> <credential> or authorization=..., any scheme (token, SSWS, Bot, Digest, ...), the credential 16 token68 characters or more with a digit or both cases: the credential"},
+	pWebhookURL - numReference: {"webhook_url", false,
+		"an incoming-webhook URL whose path is its secret (hooks.slack.com/services/, discord.com/api/webhooks/, *.webhook.office.com/webhookb2/, outlook.office.com/webhook/, hooks.zapier.com/hooks/catch/): the path after the prefix"},
+	pTelegramToken - numReference: {"telegram_bot_token", false,
+		"a Telegram bot token, 8 to 10 digits, ':' and 30 to 40 base64url characters, at word boundaries: the token"},
+	pBase64PEM - numReference: {"base64_private_key", false,
+		"a PEM private key encoded in base64 on one line (LS0tLS1CRUdJTi..., as kubeconfig's client-key-data holds it), whose decoded header names a private key: the whole run"},
+	pDSNPassword - numReference: {"dsn_password", false,
+		"the password of a database DSN without a scheme, user:password@tcp(host:port)/db (and tcp6, unix), as Go's MySQL driver takes it: the password"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
@@ -135,6 +150,9 @@ func assignmentAt(s string, i int) match {
 		return noMatch // longer than a name
 	}
 	p := nameKind(s[k:nameEnd])
+	if p < 0 && k > 0 && s[k-1] == ';' && strings.EqualFold(s[k:nameEnd], "pwd") {
+		p = pAssignment // a connection string's PWD (not the shell's PWD=/home/me)
+	}
 	if p < 0 {
 		return noMatch
 	}
@@ -414,11 +432,22 @@ func isUserinfoByte(c byte) bool {
 // bearerValueAt matches "Bearer <token>" at s[i:] (which starts with
 // "bearer" in any case at a word boundary); the span is the token.
 func bearerValueAt(s string, i int) match {
-	j := skipBlanks(s, i+len("bearer"))
-	if j == i+len("bearer") {
+	m := token68After(s, i+len("bearer"))
+	if m.p < 0 {
 		return noMatch
 	}
-	start := j
+	return match{p: pBearerValue, at: i, start: m.start, end: m.end}
+}
+
+// token68After matches, after an authorization scheme ending at j,
+// blanks and a credential: 16 token68 characters or more (and its '='
+// padding) with a digit or both cases. Its p is 0 when it matches.
+func token68After(s string, j int) match {
+	start := skipBlanks(s, j)
+	if start == j {
+		return noMatch
+	}
+	j = start
 	digit, upper, lower := false, false, false
 	for ; j < len(s) && isToken68(s[j]); j++ {
 		c := s[j]
@@ -432,7 +461,7 @@ func bearerValueAt(s string, i int) match {
 	for j < len(s) && s[j] == '=' {
 		j++
 	}
-	return match{p: pBearerValue, at: i, start: start, end: j}
+	return match{at: start, start: start, end: j}
 }
 
 // isToken68 reports whether c belongs to RFC 9110's token68 (without the
@@ -559,6 +588,10 @@ func pemBodyAt(s string, from int) match {
 		for j < len(s) && base64Byte[s[j]] {
 			j++
 		}
+		if isSSHPublicKeyBlob(s[i:j]) {
+			i = j // a public key: nothing to hide
+			continue
+		}
 		// i starts a run (or is from); in quoted text ("%q", JSON) a line
 		// follows an escaped newline, whose letter the run took.
 		if isPEMLine(s, i, j) {
@@ -576,6 +609,21 @@ func pemBodyAt(s string, from int) match {
 		i = j
 	}
 	return noMatch
+}
+
+// sshPublicKeyBlobs are how the base64 of an SSH public key starts: the
+// length and name of its key type (ssh-ed25519, ssh-rsa, ssh-dss,
+// ecdsa-sha2-..., sk-ssh-ed25519@openssh.com, sk-ecdsa-sha2-...). An
+// ed25519 key's is 68 characters, the length of a PEM body line.
+var sshPublicKeyBlobs = [...]string{"AAAAC3NzaC1lZDI1NTE5", "AAAAB3NzaC1yc2E", "AAAAB3NzaC1kc3M", "AAAAE2VjZHNhLXNoYTIt", "AAAAGnNrLXNzaC1lZDI1NTE5", "AAAAInNrLWVjZHNhLXNoYTIt"}
+
+func isSSHPublicKeyBlob(run string) bool {
+	for _, p := range sshPublicKeyBlobs {
+		if strings.HasPrefix(run, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterEscape reports whether s[i-2:i] is an escaped newline, carriage

@@ -24,6 +24,10 @@ var (
 	basicVal = base64.StdEncoding.EncodeToString([]byte("deploy:s3cr3t-pw"))
 	azureKey = strings.Repeat("Q2hhbmdlTWVQbGVhc2U0", 4) + "Zm9vYmFy=="
 	pemLine  = "MIIEowIBAAKCAQEA7bq" + strings.Repeat("Xy9Zk3", 4) + "abcdefghijklmnopqrstu"
+	// A private key and a certificate, each a PEM block in base64 on one
+	// line (longer than an assignment's value is read).
+	b64Key  = base64.StdEncoding.EncodeToString([]byte("-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat(pemLine+"\n", 12) + "-----END RSA PRIVATE KEY-----\n"))
+	b64Cert = base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\n" + strings.Repeat(pemLine+"\n", 12) + "-----END CERTIFICATE-----\n"))
 )
 
 // TestSupersetCatches: each credential shape of the superset is caught by
@@ -102,6 +106,18 @@ func TestSupersetCatches(t *testing.T) {
 		{"paid with 55555555" + "55554444.", "paid with " + S + "."},
 		// An AWS key id with its secret pasted after it: both go.
 		{"AKIA" + "IOSFODNN7EXAMPLE," + awsKey + " end", S + " end"},
+		// Authorization headers of any scheme, webhook URLs, bot tokens.
+		{"Authorization: token " + "ghx0123456789abcdefXYZ now", "Authorization: token " + S + " now"},
+		{`{"Authorization": "SSWS ` + "00aBcDeFgHiJkLmNoPqRsTuVwXyZ012345" + `"}`, `{"Authorization": "SSWS ` + S + `"}`},
+		{"post to https://hooks.slack.com/services/" + "T0ABCDEFG/B0ABCDEFG/aBcDeFgHiJkLmNoPqRsTuVwX ok", "post to https://hooks.slack.com/services/" + S + " ok"},
+		{"https://discord.com/api/webhooks/" + "123456789012345678/aBcDeFgHiJkLmNoPqRsTuVwXyZ-0123456789", "https://discord.com/api/webhooks/" + S},
+		{"https://acme.webhook.office.com/webhookb2/" + "0a1b2c3d-e4f5@0a1b2c3d/IncomingWebhook/0a1b2c3d/0a1b2c3d", "https://acme.webhook.office.com/webhookb2/" + S},
+		{"bot " + "123456789:AAH" + "dqTcvCH1vGWJxfSeofSAs0K5PALDsaw done", "bot " + S + " done"},
+		// A private key in base64 on one line, whole.
+		{"client-key-data " + b64Key, "client-key-data " + S},
+		// A DSN's password without a scheme; a connection string's PWD.
+		{`dsn := "app:` + "pa55w0rd@tcp(db:3306)/shop" + `"`, `dsn := "app:` + S + `@tcp(db:3306)/shop"`},
+		{"Driver={ODBC};Server=db;UID=app;PWD=" + "s3cretPw;", "Driver={ODBC};Server=db;UID=app;PWD=" + S + ";"},
 		// A whole PEM block with its BEGIN line goes as one.
 		{"-----BEGIN " + "OPENSSH PRIVATE KEY-----\n" + pemLine + "\nAAAA1+\n-----END OPENSSH PRIVATE KEY-----\nok", S + "\nok"},
 	}
@@ -322,7 +338,9 @@ func FuzzSpan(f *testing.F) {
 		"-----BEGIN RSA PRIVATE KEY-----\n" + pemLine + "\n-----END RSA PRIVATE KEY-----",
 		pemLine + " " + pemLine, "a=b=c:d", "sig=" + strings.Repeat("A", 20), "x" + bdnTok,
 		"curl -u a:b1234 x", "--token='abc123' --password=", "4111 1111 1111 1111", "3782-822463-10005",
-		"AKIA" + "IOSFODNN7EXAMPLE, " + awsKey,
+		"AKIA" + "IOSFODNN7EXAMPLE, " + awsKey, "Authorization: token abcdef0123456789XYZ",
+		"https://hooks.slack.com/services/T0/B0/abcdefgh", "123456789:AAH" + strings.Repeat("x", 32), b64Key[:80],
+		`"app:pw@tcp(db)/x"`, "a;PWD=secret;",
 	} {
 		f.Add(s)
 	}
