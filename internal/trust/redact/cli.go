@@ -25,6 +25,9 @@ func cliCredentialAt(s string, i int) match {
 	if i > 0 && !isBlank(s[i-1]) && s[i-1] != '"' && s[i-1] != '\'' && s[i-1] != '`' {
 		return noMatch
 	}
+	if len(s) > i+2 && isASCIILetter(s[i+1]) && s[i+1] != 'u' {
+		return shortOptionAt(s, i)
+	}
 	j, userOption := i, false
 	switch {
 	case strings.HasPrefix(s[i:], "-u") && len(s) > i+2 && (s[i+2] == ' ' || s[i+2] == '\t'):
@@ -389,4 +392,204 @@ func dsnPasswordAt(s string, i int) match {
 		}
 	}
 	return noMatch
+}
+
+// shortOptions are the commands whose one-letter option takes a
+// password: the option, and whether the value is glued to it (mysql's
+// -pSECRET; with a space, mysql reads a database name and asks for the
+// password).
+var shortOptions = map[string]struct {
+	option byte
+	glued  bool
+}{
+	"sshpass": {'p', false}, "redis-cli": {'a', false},
+	"mysql": {'p', true}, "mysqldump": {'p', true}, "mysqladmin": {'p', true}, "mariadb": {'p', true}, "mariadb-dump": {'p', true},
+	"ldapsearch": {'w', false}, "ldapadd": {'w', false}, "ldapmodify": {'w', false}, "ldapdelete": {'w', false},
+	"ldapwhoami": {'w', false}, "ldappasswd": {'w', false}, "ldapcompare": {'w', false}, "ldapmodrdn": {'w', false},
+	"docker login": {'p', false}, "podman login": {'p', false}, "helm registry login": {'p', false},
+}
+
+// shortOptionAt matches, at s[i] == '-' before a letter, a command's
+// one-letter password option with its value (sshpass -p X, mysql -pX,
+// ldapsearch -w X, redis-cli -a X, docker login -p X): the command is
+// the first words of the command line s[i] is on. The span is the value.
+func shortOptionAt(s string, i int) match {
+	cmd := commandOf(s, i)
+	o, ok := shortOptions[cmd]
+	if !ok {
+		first, _, _ := strings.Cut(cmd, " ")
+		o, ok = shortOptions[first]
+	}
+	if !ok || s[i+1] != o.option {
+		return noMatch
+	}
+	j := i + 2
+	if o.glued != (j < len(s) && !isBlank(s[j])) {
+		return noMatch
+	}
+	j = skipBlanks(s, j)
+	quote := byte(0)
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		quote = s[j]
+		j++
+	}
+	start := j
+	for j < len(s) && j-start < maxValueLen && (quote != 0 && s[j] != quote || quote == 0 && !isBlank(s[j]) && s[j] != '`' && !endsValue(s[j], true)) {
+		j++
+	}
+	v := s[start:j]
+	if len(v) < 4 || v[0] == '-' || isPlaceholder(v) || isPlaceholderName(v) {
+		return noMatch
+	}
+	return match{p: pCLICredential, at: i, start: start, end: j}
+}
+
+// commandOf returns the command of the command line s[i] is on: its
+// program's base name, and for docker, podman and helm the words that
+// name their login, after any sudo and VAR=value assignments.
+func commandOf(s string, i int) string {
+	start := i
+	for start > 0 && i-start < 512 && !isOneOf(s[start-1], "\n;|&`($") {
+		start--
+	}
+	var words []string
+	for _, w := range strings.Fields(s[start:i]) {
+		switch {
+		case len(words) == 0 && (w == "sudo" || strings.Contains(w, "=") || w == "exec"):
+			continue
+		case strings.HasPrefix(w, "-"):
+			continue
+		}
+		if len(words) == 0 {
+			w = w[strings.LastIndexByte(w, '/')+1:]
+		}
+		words = append(words, w)
+		if len(words) == 3 {
+			break
+		}
+	}
+	switch {
+	case len(words) >= 2 && (words[0] == "docker" || words[0] == "podman") && words[1] == "login":
+		return words[0] + " login"
+	case len(words) >= 3 && words[0] == "helm" && words[1] == "registry" && words[2] == "login":
+		return "helm registry login"
+	case len(words) > 0:
+		return words[0]
+	}
+	return ""
+}
+
+// secureStringAt matches PowerShell's ConvertTo-SecureString with a
+// quoted password at s[i:] (which starts with the cmdlet's name, any
+// case, at a word boundary), with or without -String; the span is the
+// password.
+func secureStringAt(s string, i int) match {
+	j := skipBlanks(s, i+len("convertto-securestring"))
+	if j == i+len("convertto-securestring") {
+		return noMatch
+	}
+	if hasPrefixFold(s[j:], "-string") {
+		j = skipBlanks(s, j+len("-string"))
+	}
+	if j >= len(s) || s[j] != '"' && s[j] != '\'' {
+		return noMatch
+	}
+	end := strings.IndexByte(s[j+1:min(len(s), j+1+maxValueLen)], s[j])
+	if end <= 0 {
+		return noMatch
+	}
+	return match{p: pCLICredential, at: i, start: j + 1, end: j + 1 + end}
+}
+
+// Credentials in configuration files written without '=' or ':'.
+
+// xmlSecretAt matches, at s[i] == '>', an XML element whose name names a
+// secret and whose text is the value (<password>...</password>, as
+// Maven's settings.xml has it). The span is the text.
+func xmlSecretAt(s string, i int) match {
+	k := i
+	for k > 0 && i-k < maxNameLen && (isNameByte(s[k-1]) || s[k-1] == ':') {
+		k--
+	}
+	if k == i || k == 0 || s[k-1] != '<' || nameKind(s[k:i]) != pAssignment {
+		return noMatch
+	}
+	name := s[k:i]
+	start := i + 1
+	end := strings.IndexByte(s[start:min(len(s), start+maxValueLen)], '<')
+	if end <= 0 || !strings.HasPrefix(s[start+end:], "</"+name) {
+		return noMatch
+	}
+	v := strings.TrimSpace(s[start : start+end])
+	if len(v) < 4 || isPlaceholder(v) || isPlaceholderName(v) {
+		return noMatch
+	}
+	return match{p: pConfigValue, at: i, start: start, end: start + end}
+}
+
+// directiveAt matches, at s[i:] (a word at a word boundary), a secret
+// given as a directive and its value after blanks: redis.conf's
+// requirepass and masterauth at the start of a line, and netrc's
+// password after a login on the same line. The span is the value.
+func directiveAt(s string, i int) match {
+	word := i
+	for word < len(s) && isASCIILetter(s[word]) {
+		word++
+	}
+	line := strings.LastIndexByte(s[:i], '\n') + 1
+	plain := false // a plain word may be the value
+	switch w := strings.ToLower(s[i:word]); w {
+	case "requirepass", "masterauth":
+		// At the start of a line; in a field, whose lines are joined,
+		// anywhere, but then a word of prose is no value.
+		plain = strings.TrimSpace(s[line:i]) == ""
+	case "password":
+		plain = true
+		before := s[max(line, i-256):i]
+		if !strings.HasPrefix(before, "login ") && !strings.Contains(before, " login ") && !strings.Contains(before, "\tlogin ") {
+			return noMatch
+		}
+	default:
+		return noMatch
+	}
+	start := skipBlanks(s, word)
+	if start == word {
+		return noMatch
+	}
+	j := start
+	for j < len(s) && j-start < maxValueLen && !isBlank(s[j]) {
+		j++
+	}
+	v := s[start:j]
+	if len(v) < 4 || isPlaceholder(v) || isPlaceholderName(v) || !plain && onlyLetters(v) {
+		return noMatch
+	}
+	return match{p: pConfigValue, at: i, start: start, end: j}
+}
+
+// cookieAt matches a Cookie or Set-Cookie header's value at s[i:] (which
+// starts with "cookie", any case, at a word boundary): ':' and a
+// name=value pair, and everything after it on the line, the session
+// it holds being a credential. The span is the value.
+func cookieAt(s string, i int) match {
+	j := skipBlanks(s, i+len("cookie"))
+	if j >= len(s) || s[j] != ':' {
+		return noMatch
+	}
+	start := skipBlanks(s, j+1)
+	k := start
+	for k < len(s) && (isASCIIWord(s[k]) || s[k] == '.' || s[k] == '-') {
+		k++
+	}
+	if k == start || k >= len(s) || s[k] != '=' {
+		return noMatch
+	}
+	end := k
+	for end < len(s) && end-start < 4*maxValueLen && s[end] != '\n' && s[end] != '\r' && s[end] != '"' && s[end] != '\'' && s[end] != '`' {
+		end++
+	}
+	if end-k < 8 {
+		return noMatch
+	}
+	return match{p: pCookie, at: i, start: start, end: end}
 }

@@ -37,7 +37,6 @@ var knownMisses = map[string]string{
 	// AI vendors.
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
-	// Forges.
 	// Chat and webhooks.
 	"chat/discord-bot": "no pattern for Discord bot tokens (base64 id, timestamp, HMAC)",
 	// Cloud providers.
@@ -50,29 +49,16 @@ var knownMisses = map[string]string{
 	"json/docker-config-auth":   "a base64 user:password outside a Basic header (documented limit); auth is no secret name",
 	"yaml/k8s-dockerconfigjson": "base64 of a JSON that holds a password is not decoded (documented limit)",
 	// Connection strings and config files.
-	"cli/docker-login-p":     "the short option -p is not a known credential option",
-	"pgpass":                 "a .pgpass line is colon-separated fields with no name next to the password",
-	"conf/redis-requirepass": "requirepass, followed by a space, is no secret name",
-	"xml/maven-server":       "an XML element <password>...</password> is not an assignment (needs = or :); a field is flagged by the keyword only",
-	"xml/appsettings":        `in <add key="...Secret" value="..."/> the name and the value are in two attributes`,
-	"netrc":                  "netrc's 'password VALUE' (a space, no = or :) is not an assignment; a field is flagged by the keyword only",
-	"hcl/terraform-default":  `the value is assigned to default; the secret's name is the variable label "db_password", where \bpassword\b does not match after '_'`,
+	"pgpass":                "a .pgpass line is colon-separated fields with no name next to the password",
+	"hcl/terraform-default": `the value is assigned to default; the secret's name is the variable label "db_password", where \bpassword\b does not match after '_'`,
 	// Command lines.
-	"cli/mysql-p":      "mysql's -pPASSWORD (value glued to a short option) is not a known credential option",
-	"cli/sshpass":      "sshpass -p is not a known credential option",
-	"cli/ldapsearch-w": "ldapsearch -w is not a known credential option",
-	"cli/net-user":     "'net user NAME PASSWORD' gives the password as a bare positional argument",
-	"cli/cmdkey":       "the Windows-style option /pass: is not known",
-	"ps/securestring":  `in $pw = ConvertTo-SecureString "...", the assignment takes the cmdlet name as pw's value and redacts it, keeping the quoted password`,
-	// HTTP.
-	"cookie/django-sessionid":    "a session cookie (sessionid) is no secret name; the field is flagged only through csrftoken=",
-	"cookie/express-connect-sid": "connect.sid is no secret name and its value has no known shape",
+	"cli/net-user": "'net user NAME PASSWORD' gives the password as a bare positional argument",
+	"cli/cmdkey":   "the Windows-style option /pass: is not known",
 	// Secrets in words.
 	"words/rotated-to":        `"password to X": the spoken form needs "is"; a field is flagged by the keyword only`,
 	"words/password-for-host": `"password for db-prod: X": the name before ':' is db-prod; a field is flagged by the keyword only`,
 	"words/japanese":          "a non-English keyword (パスワード) is known to no pattern",
 	"words/bip39-seed":        "a mnemonic seed phrase is plain words, with no shape",
-	// Cards.
 	// Split, encoded, disguised.
 	"split/ghp-over-lines":          "each half is shorter than ghp_'s 36 characters; no pattern joins lines",
 	"split/concatenated-in-code":    "prefix and body are separate string literals; the body alone is opaque",

@@ -59,7 +59,7 @@ const (
 	bStart           // ASCII letter that can start a pattern
 	bDot             // '.'
 	bDash            // '-'
-	bOp              // ':' or '='
+	bOp              // ':', '=' or '>'
 	bHigh            // byte of a multi-byte sequence (or invalid)
 	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A, or of a rune unmasked replaces
 )
@@ -73,14 +73,14 @@ var byteClass = func() (t [256]uint8) {
 			t[c] = bWord
 		}
 	}
-	for _, c := range []byte("abceghiknprsxyABCEGHIKNPRSXY") {
+	for _, c := range []byte("abceghiklmnprsxyABCEGHIKLMNPRSXY") {
 		t[c] = bStart
 	}
 	for _, v := range vendorTokens {
 		t[v.prefix[0]] = bStart
 	}
 	t['.'], t['-'] = bDot, bDash
-	t[':'], t['='] = bOp, bOp
+	t[':'], t['='], t['>'] = bOp, bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
 	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF and U+FF01 to U+FF5E (U+200B to U+200D and U+2060 lead with 0xe2)
 	return t
@@ -124,7 +124,7 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
 				cand = 1 << pPEM
-			} else if i+1 < len(s) && (s[i+1] == '-' || s[i+1] == 'u') {
+			} else if i+1 < len(s) && (s[i+1] == '-' || s[i+1] == 'u' || s[i+1] == 'p' || s[i+1] == 'w' || s[i+1] == 'a') {
 				cand = 1 << pCLICredential
 			}
 		case bOp:
@@ -143,6 +143,14 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 				if m := dsnPasswordAt(s, i); m.p >= 0 {
 					return m, maybeFold
 				}
+			}
+			if s[i] == '>' {
+				if enabled&(1<<pConfigValue) != 0 {
+					if m := xmlSecretAt(s, i); m.p >= 0 {
+						return m, maybeFold
+					}
+				}
+				continue
 			}
 			if enabled&assignmentMask != 0 {
 				if m := assignmentAt(s, i); m.p >= 0 && enabled&(1<<m.p) != 0 {
@@ -207,11 +215,18 @@ func matchAt(s string, i, p int, span bool) match {
 	case pSpokenAssignment:
 		return spokenAssignmentAt(s, i)
 	case pCLICredential:
+		if s[i] != '-' {
+			return secureStringAt(s, i)
+		}
 		return cliCredentialAt(s, i)
 	case pAuthHeader:
 		return authHeaderAt(s, i)
 	case pBase64PEM:
 		return base64PEMAt(s, i)
+	case pConfigValue:
+		return directiveAt(s, i)
+	case pCookie:
+		return cookieAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -266,7 +281,9 @@ func wordStartCandidates(t string) uint64 {
 			bit(hasPrefixFold(t, "basic"), pBasicValue) |
 			bit(strings.HasPrefix(t, "bdn_"), pBdnToken)
 	case 'c':
-		m |= bit(sepFold(t, "client", 's'), pClientSecret)
+		m |= bit(sepFold(t, "client", 's'), pClientSecret) |
+			bit(hasPrefixFold(t, "convertto-securestring"), pCLICredential) |
+			bit(hasPrefixFold(t, "cookie"), pCookie)
 	case 'e':
 		m |= bit(strings.HasPrefix(t, "eyJ"), pJWT)
 	case 'g':
@@ -283,12 +300,16 @@ func wordStartCandidates(t string) uint64 {
 		m |= bit(strings.HasPrefix(t, base64PEMPrefix), pBase64PEM)
 	case 'n':
 		m |= bit(strings.HasPrefix(t, "npm_"), pNPM)
+	case 'm':
+		m |= bit(hasPrefixFold(t, "masterauth"), pConfigValue)
 	case 'p':
 		m |= bit(hasPrefixFold(t, "password"), pPassword) |
+			bit(hasPrefixFold(t, "password "), pConfigValue) |
 			bit(hasPrefixFold(t, "passwd"), pPasswd) |
 			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
 	case 'r':
-		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t)
+		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t) |
+			bit(hasPrefixFold(t, "requirepass"), pConfigValue)
 	case 's':
 		m |= bit(sepFold(t, "service", 'r'), pServiceRole) |
 			bit(sepFold(t, "ssh", 'k'), pPrivateKeyKeyword) |
@@ -306,7 +327,7 @@ func wordStartCandidates(t string) uint64 {
 // wordStartPairs are the first two letters, lower case, of every prefix
 // wordStartCandidates tests, but the vendor tokens' (vendor.go), whose
 // prefixes are case-sensitive: vendorHead tests their first two bytes.
-const wordStartPairs = "ac ai ak ap as au aw ba bd be cl ey gh gi gl hf is ke kk ls np pa pk pr re rk se sk ss st xo ya"
+const wordStartPairs = "ac ai ak ap as au aw ba bd be cl co ey gh gi gl hf is ke kk ls ma np pa pk pr re rk se sk ss st xo ya"
 
 // secondLetters[c-'a'] has bit l-'a' set when a prefix tested by
 // wordStartCandidates begins with the letters c and l (lower case).

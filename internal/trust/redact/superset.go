@@ -38,6 +38,8 @@ const (
 	pTelegramToken
 	pBase64PEM
 	pDSNPassword
+	pConfigValue
+	pCookie
 	numPatterns
 )
 
@@ -84,6 +86,10 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a PEM private key encoded in base64 on one line (LS0tLS1CRUdJTi..., as kubeconfig's client-key-data holds it), whose decoded header names a private key: the whole run"},
 	pDSNPassword - numReference: {"dsn_password", false,
 		"the password of a database DSN without a scheme, user:password@tcp(host:port)/db (and tcp6, unix), as Go's MySQL driver takes it: the password"},
+	pConfigValue - numReference: {"config_value", true,
+		"a secret in a configuration file written without '=' or ':': an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), redis.conf's requirepass and masterauth, netrc's password after a login: the value"},
+	pCookie - numReference: {"cookie_value", true,
+		"a Cookie or Set-Cookie header: ':' then name=value and the rest of the line (a session id is a credential): the header's value"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
@@ -153,6 +159,9 @@ func assignmentAt(s string, i int) match {
 	if p < 0 && k > 0 && s[k-1] == ';' && strings.EqualFold(s[k:nameEnd], "pwd") {
 		p = pAssignment // a connection string's PWD (not the shell's PWD=/home/me)
 	}
+	if p < 0 && op == '=' && strings.EqualFold(s[k:nameEnd], "value") && attributeNamesSecret(s, k) {
+		p = pConfigValue // <add key="DbPassword" value="...">
+	}
 	if p < 0 {
 		return noMatch
 	}
@@ -192,6 +201,26 @@ func assignmentAt(s string, i int) match {
 		return noMatch // "PASS: 12 tests": a label, not a setting
 	}
 	return match{p: p, at: i, start: start, end: end}
+}
+
+// attributeNamesSecret reports whether the XML tag holding the attribute
+// that starts at k has a key="NAME" or name="NAME" attribute before it
+// whose NAME names a secret.
+func attributeNamesSecret(s string, k int) bool {
+	tag := strings.LastIndexByte(s[max(0, k-256):k], '<')
+	if tag < 0 {
+		return false
+	}
+	attrs := s[max(0, k-256)+tag : k]
+	for _, a := range [...]string{`key="`, `name="`, `key='`, `name='`} {
+		if n := strings.Index(attrs, a); n >= 0 {
+			v := attrs[n+len(a):]
+			if e := strings.IndexByte(v, a[len(a)-1]); e > 0 && nameKind(v[:e]) == pAssignment {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nameKind says which pattern a name before an operator belongs to, or -1.
@@ -341,8 +370,8 @@ func plausibleValue(v string, p int, op byte, quoted, spaced bool) bool {
 		if op == ':' && len(v) < 8 && onlyLetters(v) {
 			return false // "Token: each request..." is prose
 		}
-		if op == '=' && spaced && isExpression(v) {
-			return false // token = await, password = cfg.Password: code
+		if op == '=' && spaced && (isExpression(v) || isCmdletName(v)) {
+			return false // token = await, password = cfg.Password, $pw = ConvertTo-SecureString: code
 		}
 	}
 	return true
@@ -362,6 +391,15 @@ func isExpression(v string) bool {
 		}
 	}
 	return true
+}
+
+// isCmdletName reports whether v is a PowerShell cmdlet's Verb-Noun name
+// (Get-Content, ConvertTo-SecureString): letters only, one '-', each
+// side starting upper case.
+func isCmdletName(v string) bool {
+	verb, noun, ok := strings.Cut(v, "-")
+	return ok && verb != "" && noun != "" && verb[0] >= 'A' && verb[0] <= 'Z' && noun[0] >= 'A' && noun[0] <= 'Z' &&
+		onlyLetters(verb) && onlyLetters(noun)
 }
 
 // isPlaceholder reports whether v stands for a value instead of being one:

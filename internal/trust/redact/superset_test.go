@@ -100,6 +100,18 @@ func TestSupersetCatches(t *testing.T) {
 		{"gh auth --api-key '" + "k3y-v4lue'", "gh auth --api-key '" + S + "'"},
 		{"gpg --passphrase \"" + "blue horse battery\" -d x", "gpg --passphrase \"" + S + "\" -d x"},
 		{"`login --token=" + "abc123def`", "`login --token=" + S + "`"},
+		{"sshpass -p " + "Sup3rS3cret ssh deploy@host", "sshpass -p " + S + " ssh deploy@host"},
+		{"sudo mysql -u root -p" + "Sup3rS3cret shop", "sudo mysql -u root -p" + S + " shop"},
+		{"ldapsearch -x -D cn=admin -w " + "Sup3rS3cret -b dc=x", "ldapsearch -x -D cn=admin -w " + S + " -b dc=x"},
+		{"echo x | docker login -u bot -p " + "Sup3rS3cret ghcr.io", "echo x | docker login -u bot -p " + S + " ghcr.io"},
+		{`$pw = ConvertTo-SecureString "` + `Sup3rS3cret" -AsPlainText -Force`, `$pw = ConvertTo-SecureString "` + S + `" -AsPlainText -Force`},
+		// Configuration files without '=' or ':'.
+		{"<server><password>" + "Sup3rS3cret</password></server>", "<server><password>" + S + "</password></server>"},
+		{`<add key="PaymentApiSecret" value="` + `Sup3rS3cret"/>`, `<add key="PaymentApiSecret" value="` + S + `"/>`},
+		{"bind 0.0.0.0\nrequirepass " + "Sup3rS3cret\n", "bind 0.0.0.0\nrequirepass " + S + "\n"},
+		{"machine api.example.com login bot password " + "Sup3rS3cret", "machine api.example.com login bot password " + S},
+		// Cookie headers.
+		{"Cookie: theme=dark; sessionid=" + "0123456789abcdef", "Cookie: " + S},
 		// Payment card numbers (Luhn-valid, an issuer's prefix).
 		{"card 4111 1111 " + "1111 1111 exp 12/27", "card " + S + " exp 12/27"},
 		{"amex 3782-822463-" + "10005 ok", "amex " + S + " ok"},
