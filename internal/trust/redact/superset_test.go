@@ -352,7 +352,9 @@ func FuzzSpan(f *testing.F) {
 		"curl -u a:b1234 x", "--token='abc123' --password=", "4111 1111 1111 1111", "3782-822463-10005",
 		"AKIA" + "IOSFODNN7EXAMPLE, " + awsKey, "Authorization: token abcdef0123456789XYZ",
 		"https://hooks.slack.com/services/T0/B0/abcdefgh", "123456789:AAH" + strings.Repeat("x", 32), b64Key[:80],
-		`"app:pw@tcp(db)/x"`, "a;PWD=secret;",
+		`"app:pw@tcp(db)/x"`, "a;PWD=secret;", "sshpass -p abcd1234 ssh x", "mysql -pabc123", `ConvertTo-SecureString "p4ss"`,
+		"<password>abc123</password>", `<add key="ApiSecret" value="x1y2z3"/>`, "requirepass abc123", "login a password b1c2d3",
+		"Cookie: sid=0123456789",
 	} {
 		f.Add(s)
 	}
