@@ -100,14 +100,15 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			continue
 		case bWord:
-			if !prevWord && s[i] <= '9' && s[i] >= '0' {
-				if m := digitStartAt(s, i, enabled); m.p >= 0 {
+			end := wordEnd(s, i)
+			if n := end - i; !prevWord && s[i] <= '9' && s[i] >= '0' && (n == 4 || n >= 8 && n <= maxCardDigits) {
+				if m := digitStartAt(s, i, end, enabled); m.p >= 0 {
 					return m, maybeFold
 				}
 			}
 			// No other pattern starts inside a word: pass over the rest
 			// of it.
-			i, prevWord = wordEnd(s, i)-1, true
+			i, prevWord = end-1, true
 			continue
 		case bHigh:
 			prevWord = false
@@ -139,7 +140,10 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 					return m, maybeFold
 				}
 			}
-			if s[i] == ':' && enabled&(1<<pDSNPassword) != 0 {
+			if s[i] == ':' && i > 0 && i+1 < len(s) && isNameByte(s[i-1]) && !isBlank(s[i+1]) &&
+				!(isDigit(s[i-1]) && isDigit(s[i+1])) && enabled&(1<<pDSNPassword) != 0 {
+				// (a password right after the ':'; not a time or a port:
+				// 09:30, host:3306)
 				if m := dsnPasswordAt(s, i); m.p >= 0 {
 					return m, maybeFold
 				}
@@ -185,15 +189,24 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 }
 
 // digitStartAt runs the patterns that start with a digit at a word
-// boundary, s[i]: a payment card number, a Telegram bot token.
-func digitStartAt(s string, i int, enabled uint64) match {
-	if enabled&(1<<pPaymentCard) != 0 {
-		if m := paymentCardAt(s, i); m.p >= 0 {
-			return m
+// boundary, s[i], in the word s[i:end]: a payment card number (a first
+// group of 4 digits, or 13 to 19 together), a Telegram bot token (8 to
+// 10 digits and ':'). The scan calls it only for words of those lengths.
+func digitStartAt(s string, i, end int, enabled uint64) match {
+	for j := i; j < end; j++ {
+		if s[j] < '0' || s[j] > '9' {
+			return noMatch
 		}
 	}
-	if enabled&(1<<pTelegramToken) != 0 {
-		return telegramBotTokenAt(s, i)
+	switch n := end - i; {
+	case n == 4 || n >= minCardDigits:
+		if enabled&(1<<pPaymentCard) != 0 {
+			return paymentCardAt(s, i)
+		}
+	case n <= 10 && end < len(s) && s[end] == ':':
+		if enabled&(1<<pTelegramToken) != 0 {
+			return telegramBotTokenAt(s, i)
+		}
 	}
 	return noMatch
 }
@@ -463,3 +476,5 @@ func hasFoldRune(s string) bool {
 	}
 	return false
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

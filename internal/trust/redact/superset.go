@@ -225,29 +225,72 @@ func attributeNamesSecret(s string, k int) bool {
 
 // nameKind says which pattern a name before an operator belongs to, or -1.
 func nameKind(name string) int {
-	switch {
-	case name == "":
-		return -1
-	case strings.EqualFold(name, "sig"):
-		return pAzureSig
-	case hasSuffixFold(name, "accountkey"), hasSuffixFold(name, "sharedaccesskey"), hasSuffixFold(name, "sharedaccesssignature"):
-		return pAzureKey
-	case hasSuffixFold(name, "password"), hasSuffixFold(name, "passwd"), hasSuffixFold(name, "passphrase"),
-		hasSuffixFold(name, "secret"), hasSuffixFold(name, "token"), hasSuffixFold(name, "apikey"),
-		hasSuffixFold(name, "requirepass"), hasSuffixFold(name, "masterauth"), hasSuffixFold(name, "secret_key_base"),
-		hasSuffixFold(name, "key-data"), hasSuffixFold(name, "key_data"),
-		shortSecretName(name, "pw"), shortSecretName(name, "pass"):
-		return pAssignment
-	}
-	var head string
-	switch {
-	case hasSuffixFold(name, "keys"):
-		head = name[:len(name)-4]
-	case hasSuffixFold(name, "key"):
-		head = name[:len(name)-3]
-	default:
+	if name == "" {
 		return -1
 	}
+	// By the last letter, so that a name is compared with the few
+	// suffixes it may have.
+	switch lowerASCII(name[len(name)-1]) {
+	case 'g':
+		if strings.EqualFold(name, "sig") {
+			return pAzureSig
+		}
+	case 'e':
+		if hasSuffixFold(name, "sharedaccesssignature") {
+			return pAzureKey
+		}
+		if hasSuffixFold(name, "passphrase") || hasSuffixFold(name, "secret_key_base") {
+			return pAssignment
+		}
+	case 'd':
+		if hasSuffixFold(name, "password") || hasSuffixFold(name, "passwd") {
+			return pAssignment
+		}
+	case 't':
+		if hasSuffixFold(name, "secret") {
+			return pAssignment
+		}
+	case 'n':
+		if hasSuffixFold(name, "token") {
+			return pAssignment
+		}
+	case 'h':
+		if hasSuffixFold(name, "masterauth") {
+			return pAssignment
+		}
+	case 'a':
+		if hasSuffixFold(name, "key-data") || hasSuffixFold(name, "key_data") {
+			return pAssignment
+		}
+	case 'w':
+		if shortSecretName(name, "pw") {
+			return pAssignment
+		}
+	case 's':
+		if hasSuffixFold(name, "requirepass") || shortSecretName(name, "pass") {
+			return pAssignment
+		}
+		if hasSuffixFold(name, "keys") {
+			return keyName(name[:len(name)-4])
+		}
+	case 'y':
+		if hasSuffixFold(name, "accountkey") || hasSuffixFold(name, "sharedaccesskey") {
+			return pAzureKey
+		}
+		if hasSuffixFold(name, "apikey") {
+			return pAssignment
+		}
+		if hasSuffixFold(name, "key") {
+			return keyName(name[:len(name)-3])
+		}
+	}
+	return -1
+}
+
+// keyName says whether a name ending with key (or keys), of which head
+// is the rest, names a secret: a key after secret, private, api,
+// signing, encryption, master, auth or app.
+func keyName(head string) int {
 	for _, w := range [...]string{"secret", "private", "api", "signing", "encryption", "master", "auth", "app"} {
 		if containsFold(head, w) {
 			return pAssignment
