@@ -14,6 +14,10 @@ import (
 // reports the span to redact: the credential itself, not the words around
 // it, which is what Span replaces; Secret only asks whether there is one.
 //
+// The matchers are here and, by theme, in vendor.go (prefixed tokens),
+// cli.go (command lines), web.go (headers, webhooks, bot tokens),
+// config.go (configuration without an assignment) and card.go.
+//
 // They are written to stay quiet on documentation: on the docs corpora in
 // testdata and the demo corpus and library, none of them fires (see
 // TestSupersetIsQuietOnTheCorpora).
