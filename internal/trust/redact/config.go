@@ -42,16 +42,17 @@ func directiveAt(s string, i int) match {
 	for word < len(s) && isASCIILetter(s[word]) {
 		word++
 	}
-	line := strings.LastIndexByte(s[:i], '\n') + 1
+	// The line so far, 256 bytes at most.
+	before := s[max(0, i-256):i]
+	before = before[strings.LastIndexByte(before, '\n')+1:]
 	plain := false // a plain word may be the value
-	switch w := strings.ToLower(s[i:word]); w {
-	case "requirepass", "masterauth":
+	switch w := s[i:word]; {
+	case strings.EqualFold(w, "requirepass"), strings.EqualFold(w, "masterauth"):
 		// At the start of a line; in a field, whose lines are joined,
 		// anywhere, but then a word of prose is no value.
-		plain = strings.TrimSpace(s[line:i]) == ""
-	case "password":
+		plain = strings.TrimSpace(before) == ""
+	case strings.EqualFold(w, "password"):
 		plain = true
-		before := s[max(line, i-256):i]
 		if !strings.HasPrefix(before, "login ") && !strings.Contains(before, " login ") && !strings.Contains(before, "\tlogin ") {
 			return noMatch
 		}
