@@ -21,7 +21,7 @@ func paymentCardAt(s string, i int) match {
 	sep := byte(0)
 	for ; j < len(s); j++ {
 		c := s[j]
-		if c >= '0' && c <= '9' {
+		if isDigit(c) {
 			if n == maxCardDigits {
 				return noMatch
 			}
@@ -30,7 +30,7 @@ func paymentCardAt(s string, i int) match {
 			groups[g]++
 			continue
 		}
-		if c != ' ' && c != '-' && c != '.' || j+1 >= len(s) || s[j+1] < '0' || s[j+1] > '9' || sep != 0 && sep != c {
+		if c != ' ' && c != '-' && c != '.' || j+1 >= len(s) || !isDigit(s[j+1]) || sep != 0 && sep != c {
 			break
 		}
 		// A group ends: cards are grouped by four, or 4-6-5.

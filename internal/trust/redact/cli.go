@@ -19,7 +19,7 @@ var cliSecretFlags = [...]string{
 // with user:password (-u admin:pw, --user admin:pw). The span is the
 // value, or the password after the user.
 func cliCredentialAt(s string, i int) match {
-	if i > 0 && !isBlank(s[i-1]) && s[i-1] != '"' && s[i-1] != '\'' && s[i-1] != '`' {
+	if i > 0 && !isSpaceByte(s[i-1]) && s[i-1] != '"' && s[i-1] != '\'' && s[i-1] != '`' {
 		return noMatch
 	}
 	if len(s) > i+2 && isASCIILetter(s[i+1]) && s[i+1] != 'u' {
@@ -44,40 +44,48 @@ func cliCredentialAt(s string, i int) match {
 	default:
 		return noMatch
 	}
-	// The value: after '=' or blanks, optionally quoted.
+	// The value: after '=' or blanks.
 	if s[j] == '=' {
 		j++
 	} else {
-		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-			j++
-		}
+		j = skipBlanks(s, j)
 	}
+	start, end := optionValue(s, j)
+	v := s[start:end]
+	minLen := 4
+	if userOption {
+		minLen = 1 // user:password, the password checked below
+	}
+	if !literal(v, minLen) || v[0] == '-' {
+		return noMatch
+	}
+	if userOption {
+		user, pass, ok := strings.Cut(v, ":")
+		if !ok || user == "" || !literal(pass, 1) {
+			return noMatch
+		}
+		start += len(user) + 1
+	}
+	return match{p: pCLICredential, at: i, start: start, end: end}
+}
+
+// optionValue returns where the value of a command-line option at s[j:]
+// starts and ends: in quotes, up to the closing one; bare, up to a
+// blank, a backtick or what ends a value.
+func optionValue(s string, j int) (start, end int) {
 	quote := byte(0)
 	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
 		quote = s[j]
 		j++
 	}
-	start := j
+	start = j
 	for j < len(s) && j-start < maxValueLen {
-		if quote != 0 && s[j] == quote || quote == 0 && (isBlank(s[j]) || s[j] == '`' || endsValue(s[j], true)) {
+		if quote != 0 && s[j] == quote || quote == 0 && (isSpaceByte(s[j]) || s[j] == '`' || endsValue(s[j], true)) {
 			break
 		}
 		j++
 	}
-	v := s[start:j]
-	if v == "" || v[0] == '-' || isPlaceholder(v) || isPlaceholderName(v) {
-		return noMatch
-	}
-	if userOption {
-		user, pass, ok := strings.Cut(v, ":")
-		if !ok || user == "" || pass == "" || isPlaceholder(pass) || isPlaceholderName(pass) {
-			return noMatch
-		}
-		start += len(user) + 1
-	} else if len(v) < 4 {
-		return noMatch
-	}
-	return match{p: pCLICredential, at: i, start: start, end: j}
+	return start, j
 }
 
 func isSecretFlag(name string) bool {
@@ -87,22 +95,6 @@ func isSecretFlag(name string) bool {
 		}
 	}
 	return false
-}
-
-// isPlaceholderName reports whether v is written as a name for a value
-// (TOKEN, API_KEY, YOUR-PASSWORD): upper case letters, '_' and '-' only.
-func isPlaceholderName(v string) bool {
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if !(c >= 'A' && c <= 'Z' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func isBlank(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
 // shortOptions are the commands whose one-letter option takes a
@@ -135,24 +127,14 @@ func shortOptionAt(s string, i int) match {
 		return noMatch
 	}
 	j := i + 2
-	if o.glued != (j < len(s) && !isBlank(s[j])) {
+	if o.glued != (j < len(s) && !isSpaceByte(s[j])) {
 		return noMatch
 	}
-	j = skipBlanks(s, j)
-	quote := byte(0)
-	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
-		quote = s[j]
-		j++
-	}
-	start := j
-	for j < len(s) && j-start < maxValueLen && (quote != 0 && s[j] != quote || quote == 0 && !isBlank(s[j]) && s[j] != '`' && !endsValue(s[j], true)) {
-		j++
-	}
-	v := s[start:j]
-	if len(v) < 4 || v[0] == '-' || isPlaceholder(v) || isPlaceholderName(v) {
+	start, end := optionValue(s, skipBlanks(s, j))
+	if v := s[start:end]; !literal(v, 4) || v[0] == '-' {
 		return noMatch
 	}
-	return match{p: pCLICredential, at: i, start: start, end: j}
+	return match{p: pCLICredential, at: i, start: start, end: end}
 }
 
 // commandOf returns the command of the command line s[i] is on: its

@@ -26,8 +26,7 @@ func xmlSecretAt(s string, i int) match {
 	if end <= 0 || !strings.HasPrefix(s[start+end:], "</"+name) {
 		return noMatch
 	}
-	v := strings.TrimSpace(s[start : start+end])
-	if len(v) < 4 || isPlaceholder(v) || isPlaceholderName(v) {
+	if !literal(strings.TrimSpace(s[start:start+end]), 4) {
 		return noMatch
 	}
 	return match{p: pConfigValue, at: i, start: start, end: start + end}
@@ -64,11 +63,10 @@ func directiveAt(s string, i int) match {
 		return noMatch
 	}
 	j := start
-	for j < len(s) && j-start < maxValueLen && !isBlank(s[j]) {
+	for j < len(s) && j-start < maxValueLen && !isSpaceByte(s[j]) {
 		j++
 	}
-	v := s[start:j]
-	if len(v) < 4 || isPlaceholder(v) || isPlaceholderName(v) || !plain && onlyLetters(v) {
+	if v := s[start:j]; !literal(v, 4) || !plain && onlyLetters(v) {
 		return noMatch
 	}
 	return match{p: pConfigValue, at: i, start: start, end: j}
@@ -84,12 +82,12 @@ func dsnPasswordAt(s string, i int) match {
 	for k > 0 && i-k < maxNameLen && isNameByte(s[k-1]) {
 		k--
 	}
-	if k == i || k > 0 && !isBlank(s[k-1]) && !isOneOf(s[k-1], "\"'`=") {
+	if k == i || k > 0 && !isSpaceByte(s[k-1]) && !isOneOf(s[k-1], "\"'`=") {
 		return noMatch
 	}
 	start := i + 1
 	j := start
-	for j < len(s) && j-start < maxValueLen && s[j] != '@' && !isBlank(s[j]) && s[j] != '"' && s[j] != '\'' && s[j] != '`' {
+	for j < len(s) && j-start < maxValueLen && s[j] != '@' && !isSpaceByte(s[j]) && s[j] != '"' && s[j] != '\'' && s[j] != '`' {
 		j++
 	}
 	if j == start || j >= len(s) || s[j] != '@' {
@@ -145,7 +143,7 @@ func awsSecretAfterID(s string, end int) int {
 		return end
 	}
 	k := j
-	for k < len(s) && k-j <= 40 && (isASCIILetter(s[k]) || s[k] >= '0' && s[k] <= '9' || s[k] == '/' || s[k] == '+') {
+	for k < len(s) && k-j <= 40 && (isASCIILetter(s[k]) || isDigit(s[k]) || s[k] == '/' || s[k] == '+') {
 		k++
 	}
 	if k-j != 40 || k < len(s) && (isASCIIWord(s[k]) || s[k] == '=') || !mixedKey(s[j:k]) {

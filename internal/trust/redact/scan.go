@@ -101,7 +101,7 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			continue
 		case bWord:
 			end := wordEnd(s, i)
-			if n := end - i; !prevWord && s[i] <= '9' && s[i] >= '0' && (n == 4 || n >= 8 && n <= maxCardDigits) {
+			if n := end - i; !prevWord && isDigit(s[i]) && (n == 4 || n >= 8 && n <= maxCardDigits) {
 				if m := digitStartAt(s, i, end, enabled); m.p >= 0 {
 					return m, maybeFold
 				}
@@ -140,7 +140,7 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 					return m, maybeFold
 				}
 			}
-			if s[i] == ':' && i > 0 && i+1 < len(s) && isNameByte(s[i-1]) && !isBlank(s[i+1]) &&
+			if s[i] == ':' && i > 0 && i+1 < len(s) && isNameByte(s[i-1]) && !isSpaceByte(s[i+1]) &&
 				!(isDigit(s[i-1]) && isDigit(s[i+1])) && enabled&(1<<pDSNPassword) != 0 {
 				// (a password right after the ':'; not a time or a port:
 				// 09:30, host:3306)
@@ -194,7 +194,7 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 // 10 digits and ':'). The scan calls it only for words of those lengths.
 func digitStartAt(s string, i, end int, enabled uint64) match {
 	for j := i; j < end; j++ {
-		if s[j] < '0' || s[j] > '9' {
+		if !isDigit(s[j]) {
 			return noMatch
 		}
 	}

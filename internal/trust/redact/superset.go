@@ -405,7 +405,7 @@ func plausibleValue(v string, p int, op byte, quoted, spaced bool) bool {
 	case pAzureSig:
 		minLen = 16
 	}
-	if len(v) < minLen || isPlaceholder(v) || isPlaceholderName(v) {
+	if !literal(v, minLen) {
 		return false
 	}
 	for _, w := range placeholderWords {
@@ -447,6 +447,25 @@ func isCmdletName(v string) bool {
 	verb, noun, ok := strings.Cut(v, "-")
 	return ok && verb != "" && noun != "" && verb[0] >= 'A' && verb[0] <= 'Z' && noun[0] >= 'A' && noun[0] <= 'Z' &&
 		onlyLetters(verb) && onlyLetters(noun)
+}
+
+// literal reports whether v, found where a secret is given, may be one:
+// minLen bytes or more, and neither a placeholder nor a name standing for
+// the value.
+func literal(v string, minLen int) bool {
+	return len(v) >= minLen && !isPlaceholder(v) && !isPlaceholderName(v)
+}
+
+// isPlaceholderName reports whether v is written as a name for a value
+// (TOKEN, API_KEY, YOUR-PASSWORD): upper case letters, '_' and '-' only.
+func isPlaceholderName(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'A' && c <= 'Z' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // isPlaceholder reports whether v stands for a value instead of being one:

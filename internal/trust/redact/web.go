@@ -85,7 +85,7 @@ func isURLPathByte(c byte) bool {
 // to 40 base64url characters (35 as issued today).
 func telegramBotTokenAt(s string, i int) match {
 	j := i
-	for j < len(s) && j-i <= 10 && s[j] >= '0' && s[j] <= '9' {
+	for j < len(s) && j-i <= 10 && isDigit(s[j]) {
 		j++
 	}
 	if j-i < 8 || j-i > 10 || j >= len(s) || s[j] != ':' {
