@@ -122,14 +122,10 @@ func spellingDictionary() embed.Dictionary {
 
 // knowledgeBase opens the documentation graph joined with the memory
 // store; nil when no corpus is configured. f has been resolved
-// (docsFlags.resolve).
-func knowledgeBase(ctx context.Context, f docsFlags, store *federation.Store, reqs *requests.Store, reconcile time.Duration, log *slog.Logger) (*knowledge.Base, error) {
+// (docsFlags.resolve); emb is its embedder (nil: the offline one).
+func knowledgeBase(ctx context.Context, f docsFlags, emb embed.Embedder, store *federation.Store, reqs *requests.Store, reconcile time.Duration, log *slog.Logger) (*knowledge.Base, error) {
 	if len(f.roots) == 0 {
 		return nil, nil
-	}
-	emb, err := f.embedder()
-	if err != nil {
-		return nil, err
 	}
 	opts := knowledge.Options{Dirs: f.roots, Store: store, Requests: reqs, RequestsReconcile: reconcile, Embedder: emb, Dictionary: spellingDictionary(), Logger: log}
 	if store != nil && emb == nil { // a restart reads the offline embedder back

@@ -143,7 +143,7 @@ func (f *serveFlags) register(cmd *cobra.Command) {
 	f.l2.register(cmd)
 	cmd.Flags().StringArrayVar(&f.docs.roots, "docs", nil, "serve this documentation corpus (Learn-style YAML, Diataxis markdown, snippets) as a knowledge graph; repeatable (later roots overlay earlier ones)")
 	cmd.Flags().StringVar(&f.docs.config, "docs-config", "", "YAML file naming the corpus roots (docs: [...]) and the embedder (embedder: {provider, url, model, dim, token_env})")
-	cmd.Flags().StringVar(&f.docs.Provider, "embedder", "", "embedding service for docs_search: openai (any OpenAI-compatible /v1/embeddings) or ollama; default: vectors learned from the corpus itself")
+	cmd.Flags().StringVar(&f.docs.Provider, "embedder", "", "embedding service for docs_search and get_deeper_context: openai (any OpenAI-compatible /v1/embeddings) or ollama; default: docs_search uses vectors learned from the corpus itself, get_deeper_context ranks lexically")
 	cmd.Flags().StringVar(&f.docs.URL, "embedder-url", "", "base URL of the embedding service (https, or http on loopback)")
 	cmd.Flags().StringVar(&f.docs.Model, "embedder-model", "", "embedding model name")
 	cmd.Flags().IntVar(&f.docs.Dim, "embedder-dim", 0, "vector length the embedding model returns")
@@ -222,6 +222,10 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	emb, err := cfg.docs.embedder() // nil: none configured
+	if err != nil {
+		return err
+	}
 	peers := peer.NewSet(cfg.peerList, peer.Options{
 		Timeout: cfg.peers.timeout, RecognitionTimeout: cfg.peers.recognitionTimeout, Deadline: cfg.peers.deadline,
 		Getenv: cfg.env.get, Version: buildVersion(), Logger: log, OnCall: metrics.PeerCall,
@@ -251,7 +255,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		Audit:         serverAudit(ctx, cfg.auditLog, writer.Store(), log),
 		Writer:        writer,
 		DeeperL2:      l2,
-		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout},
+		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout, Embedder: emb},
 		Peers:         peers,
 		DefaultAccess: cfg.defaultAccess,
 		TurnEnv:       turn.Env{Getenv: cfg.env.get},
@@ -264,7 +268,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if pg != nil {
 		reconcile = cfg.reconcile
 	}
-	if opts.Knowledge, err = knowledgeBase(ctx, cfg.docs, store, opts.Requests, reconcile, log); err != nil {
+	if opts.Knowledge, err = knowledgeBase(ctx, cfg.docs, emb, store, opts.Requests, reconcile, log); err != nil {
 		return err
 	}
 	if pg != nil {

@@ -197,25 +197,21 @@ func resolvePeers(f peerFlags) ([]peer.Peer, error) {
 }
 
 // resolve merges the --docs-config file into the flags and checks the
-// embedder settings, reading its token from env.
+// embedder settings, reading its token from env. The embedder serves
+// docs_search and get_deeper_context, so it needs no corpus.
 func (f *docsFlags) resolve(env environ) error {
 	if err := f.readDocsConfig(); err != nil {
 		return err
 	}
 	e := &f.embedderConfig
-	if len(f.roots) == 0 {
-		if e.Provider != "" || e.URL != "" {
-			return errors.New("an embedder needs a corpus: add --docs DIR")
-		}
-		return nil
-	}
 	if e.TokenEnv != "" {
 		if !strings.HasPrefix(e.TokenEnv, embedTokenPrefix) {
 			return fmt.Errorf("embedder token_env %q: the variable must be named %s*", e.TokenEnv, embedTokenPrefix)
 		}
 		e.token = env.get(e.TokenEnv)
 	}
-	return nil
+	_, err := e.embedder()
+	return err
 }
 
 // processEnv is the process's environment.

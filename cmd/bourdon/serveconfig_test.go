@@ -35,7 +35,7 @@ func parseServeFlags(t *testing.T, args ...string) serveFlags {
 
 func TestResolveServeReadsTheEnvironmentOnce(t *testing.T) {
 	docs := t.TempDir()
-	cfg, err := resolveServe(parseServeFlags(t, "--github-repo", "o/r", "--docs", docs, "--embedder", "ollama", "--embedder-token-env", "BOURDON_EMBED_KEY"), fakeEnv(map[string]string{
+	cfg, err := resolveServe(parseServeFlags(t, "--github-repo", "o/r", "--docs", docs, "--embedder", "ollama", "--embedder-url", "http://127.0.0.1:11434", "--embedder-model", "nomic-embed-text", "--embedder-dim", "768", "--embedder-token-env", "BOURDON_EMBED_KEY"), fakeEnv(map[string]string{
 		"BOURDON_DEFAULT_ACCESS_LEVEL": "team",
 		"BOURDON_LOCAL_NAME":           " box ",
 		"BOURDON_PEER_TOKEN_SERVER":    "legacy",
@@ -91,7 +91,7 @@ func TestResolveServeErrorsAndWarnings(t *testing.T) {
 		{[]string{"--peer-timeout", "0s"}, nil, "--peer-timeout"},
 		{[]string{"--l2-endpoint", "ftp://x"}, nil, "L2 backend"},
 		{nil, map[string]string{"BOURDON_L2_ENABLED": "true", "BOURDON_L2_PROTOCOL": "grpc"}, "L2 protocol"},
-		{[]string{"--embedder", "ollama"}, nil, "an embedder needs a corpus"},
+		{[]string{"--embedder", "ollama", "--embedder-url", "http://127.0.0.1:11434"}, nil, "an embedder needs --embedder-model and --embedder-dim"},
 		{[]string{"--docs", ".", "--embedder-token-env", "GITHUB_TOKEN"}, nil, "BOURDON_EMBED_"},
 		{[]string{"--docs-config", bad}, nil, "--docs-config"},
 		{[]string{"--store", "/var/lib/bourdon"}, nil, "--store: want a postgres:// URL"},

@@ -33,6 +33,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/embed"
 	"github.com/getbourdon/bourdon-go/internal/recall/recognition"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
@@ -72,8 +73,13 @@ type Options struct {
 	// L2TopK (default 5) and L2Timeout (default 2s) configure the calls.
 	L2TopK    int
 	L2Timeout time.Duration
-	// Logger receives the details of L2 failures (the payload only names
-	// their kind); nil logs nothing.
+	// Embedder, when set, adds the semantic arm (semantic.go): the rows
+	// are embedded in the background and the prompt with each call,
+	// within EmbedTimeout (default 2s); nil ranks lexically only.
+	Embedder     embed.Embedder
+	EmbedTimeout time.Duration
+	// Logger receives the details of L2 and embedder failures (the
+	// payload only names their kind); nil logs nothing.
 	Logger *slog.Logger
 }
 
@@ -82,6 +88,7 @@ type Service struct {
 	src   Source
 	opts  Options
 	index *index
+	sem   *semantic // nil without an embedder
 }
 
 // New returns a service over src.
@@ -99,7 +106,11 @@ func New(src Source, opts Options) *Service {
 	if opts.L2Timeout <= 0 {
 		opts.L2Timeout = DefaultL2Timeout
 	}
-	return &Service{src: src, opts: opts, index: newIndex()}
+	s := &Service{src: src, opts: opts, index: newIndex()}
+	if opts.Embedder != nil {
+		s.sem = newSemantic(opts.Embedder, opts.EmbedTimeout, opts.Logger)
+	}
+	return s
 }
 
 // Request is one get_deeper_context call.
@@ -155,6 +166,8 @@ type Payload struct {
 	// L2 reports the external backend's answer; absent when none is
 	// configured.
 	L2 *L2Status `json:"l2,omitempty"`
+	// Semantic reports the semantic arm; absent without an embedder.
+	Semantic *SemanticStatus `json:"semantic,omitempty"`
 }
 
 // Item is one line of the context.
@@ -180,8 +193,12 @@ type Item struct {
 	Cwd string `json:"cwd,omitempty"`
 	// Source is an L2 passage's source, "" otherwise.
 	Source string `json:"source,omitempty"`
-	// Score is the ranking score (BM25, three decimals); 0 for L2.
+	// Score is the ranking score (BM25, three decimals); 0 for L2 and
+	// for a row the semantic door alone found.
 	Score float64 `json:"score"`
+	// Similarity is the cosine of the row and the prompt (three
+	// decimals) when the semantic arm compared them; absent otherwise.
+	Similarity float64 `json:"similarity,omitempty"`
 	// Terms are the prompt words that matched the line; a fuzzy match
 	// reads "word~term".
 	Terms []string `json:"terms"`
@@ -230,8 +247,22 @@ func (s *Service) DeeperContext(ctx context.Context, req Request) Payload {
 		}()
 	}
 
-	local := s.local(req, blank)
+	// The prompt is embedded while the lexical doors search.
+	var vec chan promptVec
+	if s.sem != nil && !blank {
+		vec = make(chan promptVec, 1)
+		go func() {
+			v, err := s.sem.promptVector(ctx, boundRunes(req.Prompt, maxPromptChars))
+			vec <- promptVec{v, err, time.Since(start)}
+		}()
+	}
+
+	local := s.local(req, blank, vec)
 	p.Entities = local.entities
+	p.Semantic = local.semantic
+	if s.sem != nil && blank {
+		p.Semantic = &SemanticStatus{Status: "skipped", Detail: "empty prompt"}
+	}
 
 	var l2 l2Outcome
 	switch {
@@ -277,6 +308,14 @@ type localResult struct {
 	items    []Item
 	more     bool // matching rows beyond MaxItems
 	visible  bool // the reader sees at least one row
+	semantic *SemanticStatus
+}
+
+// promptVec is the prompt's embedding, or why there is none.
+type promptVec struct {
+	vec     []float32
+	err     error
+	latency time.Duration
 }
 
 func (l localResult) emptyReason(level visibility.Level) string {
@@ -287,7 +326,7 @@ func (l localResult) emptyReason(level visibility.Level) string {
 }
 
 // local finds and describes the rows for the prompt.
-func (s *Service) local(req Request, blank bool) localResult {
+func (s *Service) local(req Request, blank bool, vec <-chan promptVec) localResult {
 	var out localResult
 	reader := req.Reader
 	if len(req.Agents) > 0 {
@@ -298,6 +337,9 @@ func (s *Service) local(req Request, blank bool) localResult {
 		reader = func(a string) bool { return only[a] && (req.Reader == nil || req.Reader(a)) }
 	}
 	view := s.index.sync(s.src.Manifests(nil))
+	if s.sem != nil {
+		s.sem.track(view)
+	}
 	for _, seg := range view.segs {
 		if reader == nil || reader(seg.agent) {
 			for l := visibility.Public; l <= req.Level; l++ {
@@ -334,10 +376,23 @@ func (s *Service) local(req Request, blank bool) localResult {
 	}
 	// Enough documents to fill MaxItems after entity rows of several
 	// agents collapse into one item.
-	hits, qs := view.search(query{
+	q := query{
 		prompt: req.Prompt, level: req.Level, reader: reader, anchors: anchors, boost: boost,
 		limit: searchLimit(s.opts.MaxItems),
-	})
+	}
+	hits, qs := view.search(q)
+	if vec != nil {
+		pv := <-vec // within the embedder's timeout
+		var near []hit
+		rows, pending := 0, 0
+		if pv.err == nil {
+			near, rows, pending = view.nearest(q, pv.vec)
+			hits = fuse(hits, near)
+		} else if s.opts.Logger != nil {
+			s.opts.Logger.Warn("embedding the prompt failed; get_deeper_context ranks lexically", "err", pv.err)
+		}
+		out.semantic = semanticStatus(pv.err, rows, pending, pv.latency)
+	}
 	out.items, out.more = describe(hits, qs, s.opts.MaxItems)
 	return out
 }
@@ -387,7 +442,7 @@ func describe(hits []hit, qs []qterm, maxItems int) ([]Item, bool) {
 			g.terms |= h.terms
 			continue
 		}
-		g := &group{item: Item{Kind: d.kind.String(), Door: h.door(qs), Score: round3(h.score)}, hits: []*hit{h}, terms: h.terms, topic: topic}
+		g := &group{item: Item{Kind: d.kind.String(), Door: h.door(qs), Score: round3(h.score), Similarity: round3(float64(h.sim))}, hits: []*hit{h}, terms: h.terms, topic: topic}
 		groups = append(groups, g)
 		byKey[key] = g
 	}
@@ -745,7 +800,7 @@ func (s *Service) render(p *Payload, local localResult, passages []Passage) {
 	p.ContextChars = utf8.RuneCountInString(p.Context)
 	p.Truncated = truncated
 	hasLocal, hasL2 := false, false
-	for _, door := range []string{DoorRecognition, DoorTag, DoorLexical, DoorFuzzy, DoorL2} {
+	for _, door := range []string{DoorRecognition, DoorTag, DoorLexical, DoorFuzzy, DoorSemantic, DoorL2} {
 		for _, it := range p.Items {
 			if it.Door == door {
 				p.Doors = append(p.Doors, door)

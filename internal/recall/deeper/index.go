@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/l5"
@@ -80,6 +81,9 @@ type segment struct {
 	// of the document's name i (nil for other kinds).
 	nameRefs map[string][]nameRef
 	nameLens [][]uint8
+	// vecs are the documents' vectors, set once by the semantic arm when
+	// it has embedded them (semantic.go); nil until then.
+	vecs atomic.Pointer[segVectors]
 }
 
 // nameRef is name number name of entity document doc.

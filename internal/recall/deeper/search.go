@@ -101,10 +101,15 @@ type hit struct {
 	named bool // tier 2 by recognition (not by name terms alone)
 	tag   bool // tier 1 by a tag
 	score float64
-	terms uint64 // the qterms the document holds, by index
+	terms uint64  // the qterms the document holds, by index
+	sim   float32 // cosine with the prompt, when the semantic arm ran
+	dense bool    // found by the semantic arm alone
 }
 
 func (h *hit) door(qs []qterm) string {
+	if h.dense {
+		return DoorSemantic
+	}
 	if h.tag {
 		return DoorTag
 	}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"hash/fnv"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// letterVectors is a stand-in embedding model: a text's vector counts its
+// lower-cased words, hashed into 32 dimensions.
+func letterVectors(text string) []float32 {
+	v := make([]float32, 32)
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		h := fnv.New32a()
+		h.Write([]byte(strings.Trim(w, ".,:;!?'\"()")))
+		v[h.Sum32()%32]++
+	}
+	v[0] += 0.01 // never a zero vector
+	return v
+}
+
+// TestServeEmbedderReachesDeeperContext starts bourdon serve with
+// --embedder openai pointed at a fake OpenAI-compatible server, and asks
+// get_deeper_context over stdio until its semantic arm has embedded the
+// seed library: the payload reports it, and no private row was sent.
+func TestServeEmbedderReachesDeeperContext(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model != "fake" {
+			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		asked = append(asked, req.Input...)
+		mu.Unlock()
+		data := make([]map[string]any, len(req.Input))
+		for i, text := range req.Input {
+			data[i] = map[string]any{"index": i, "embedding": letterVectors(text)}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	defer srv.Close()
+
+	cmd := exec.Command(binary, "serve", "--library", seedLibrary(t), "--quiet",
+		"--embedder", "openai", "--embedder-url", srv.URL, "--embedder-model", "fake", "--embedder-dim", "32")
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	var semantic map[string]any
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, res := mcptest.CallJSON(t, cs, "get_deeper_context", map[string]any{"prompt": "codex work on the federation", "access_level": "team"})
+		if res.IsError {
+			t.Fatalf("get_deeper_context: %v", got)
+		}
+		semantic, _ = got.(map[string]any)["semantic"].(map[string]any)
+		if semantic != nil && semantic["status"] == "ok" && semantic["pending"] == float64(0) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("semantic status after 30 s: %v", semantic)
+		}
+	}
+	if rows, _ := semantic["rows"].(float64); rows < 4 {
+		t.Errorf("semantic status %v: want the seed library's team rows compared", semantic)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Contains(asked, "codex work on the federation") {
+		t.Errorf("the prompt was not embedded: %q", asked)
+	}
+	for _, text := range asked {
+		// The seed library's private rows: an entity of each agent and a
+		// session.
+		if strings.Contains(text, "Internal Notes: codex private") || strings.Contains(text, "Q2 numbers") || strings.Contains(text, "private review") {
+			t.Errorf("a private row was sent to the embedder: %q", text)
+		}
+	}
+}

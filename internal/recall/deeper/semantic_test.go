@@ -1,0 +1,370 @@
+package deeper
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+)
+
+// readTestVectors reads testdata/memoryset/vectors/use-lite.vec.gz (its
+// format is in embed.js there): Universal Sentence Encoder Lite vectors
+// of every turn and question of the memory set, by text.
+func readTestVectors(t testing.TB) (map[string][]float32, int) {
+	t.Helper()
+	f, err := os.Open("testdata/memoryset/vectors/use-lite.vec.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, ok := bytes.CutPrefix(data, []byte("bourdon-testvec-1\n"))
+	if !ok || len(rest) < 8 {
+		t.Fatal("use-lite.vec.gz: not a vector file")
+	}
+	dim, n := int(binary.LittleEndian.Uint32(rest)), int(binary.LittleEndian.Uint32(rest[4:]))
+	rest = rest[8:]
+	out := make(map[string][]float32, n)
+	for range n {
+		if len(rest) < 4 {
+			t.Fatal("use-lite.vec.gz: truncated")
+		}
+		tl := int(binary.LittleEndian.Uint32(rest))
+		if len(rest) < 4+tl+4+dim {
+			t.Fatal("use-lite.vec.gz: truncated")
+		}
+		text := string(rest[4 : 4+tl])
+		scale := math.Float32frombits(binary.LittleEndian.Uint32(rest[4+tl:]))
+		v := make([]float32, dim)
+		for i, b := range rest[8+tl : 8+tl+dim] {
+			v[i] = scale * float32(int8(b))
+		}
+		out[text] = v
+		rest = rest[8+tl+dim:]
+	}
+	return out, dim
+}
+
+// fakeEmbedder is an OpenAI-compatible embedding server on loopback that
+// answers from a table of vectors; a text it does not know is a 400. It
+// records the texts it was asked for.
+type fakeEmbedder struct {
+	vecs  map[string][]float32
+	delay time.Duration
+
+	mu    sync.Mutex
+	asked []string
+	down  bool
+}
+
+func (f *fakeEmbedder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Input []string `json:"input"`
+	}
+	if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
+		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+		return
+	}
+	time.Sleep(f.delay)
+	f.mu.Lock()
+	f.asked = append(f.asked, req.Input...)
+	down := f.down
+	f.mu.Unlock()
+	if down {
+		http.Error(w, `{"error":{"message":"model not loaded"}}`, http.StatusServiceUnavailable)
+		return
+	}
+	type datum struct {
+		Index     int       `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	}
+	var out struct {
+		Data []datum `json:"data"`
+	}
+	for i, text := range req.Input {
+		v, ok := f.vecs[text]
+		if !ok {
+			http.Error(w, fmt.Sprintf(`{"error":{"message":"unknown text %q"}}`, text), http.StatusBadRequest)
+			return
+		}
+		out.Data = append(out.Data, datum{i, v})
+	}
+	json.NewEncoder(w).Encode(out)
+}
+
+func (f *fakeEmbedder) texts() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.asked)
+}
+
+// startEmbedder serves f and returns a client of it.
+func startEmbedder(t testing.TB, f *fakeEmbedder, dim int) embed.Embedder {
+	t.Helper()
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	emb, err := embed.NewHTTP(embed.HTTPConfig{Provider: embed.OpenAI, BaseURL: srv.URL, Model: "use-lite", Dim: dim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return emb
+}
+
+// waitEmbedded asks until the semantic arm has embedded every visible
+// row (pending 0), or fails the test after 30 s.
+func waitEmbedded(t testing.TB, s *Service, prompt string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		p := s.DeeperContext(context.Background(), Request{Prompt: prompt, AccessLevel: "team", Level: visibility.Team})
+		if p.Semantic != nil && p.Semantic.Status == "ok" && p.Semantic.Pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rows not embedded after 30 s: %+v", p.Semantic)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestMemoryRecallWithVectors scores get_deeper_context with the semantic
+// arm on the memory set, its embedder an OpenAI-compatible server that
+// answers with Universal Sentence Encoder Lite vectors made beforehand
+// (testdata/memoryset/vectors), beside the lexical ranking alone:
+//
+//	go test -run TestMemoryRecallWithVectors -v ./internal/recall/deeper/
+func TestMemoryRecallWithVectors(t *testing.T) {
+	vecs, dim := readTestVectors(t)
+	emb := startEmbedder(t, &fakeEmbedder{vecs: vecs}, dim)
+	type key struct{ split, system string }
+	scores := map[key]*msScore{}
+	score := func(split, system string, ranked, answers []string) {
+		k := key{split, system}
+		if scores[k] == nil {
+			scores[k] = &msScore{}
+		}
+		scores[k].add(ranked, answers)
+	}
+	var splits []string
+	for _, file := range []string{"dialogues.txt", "long_dev.txt", "long_test.txt"} {
+		for _, d := range readMemoryFile(t, "testdata/memoryset/"+file) {
+			if !slices.Contains(splits, d.split) {
+				splits = append(splits, d.split)
+			}
+			lib := msLibrary(t, d)
+			lexical, semantic := New(lib, Options{}), New(lib, Options{Embedder: emb})
+			waitEmbedded(t, semantic, d.questions[0].text)
+			for _, q := range d.questions {
+				score(d.split, "lexical", bourdonRanking(lexical, Request{Prompt: q.text}), q.answers)
+				score(d.split, "vectors", bourdonRanking(semantic, Request{Prompt: q.text}), q.answers)
+			}
+		}
+	}
+	for _, split := range splits {
+		lr, lm := scores[key{split, "lexical"}].values()
+		vr, vm := scores[key{split, "vectors"}].values()
+		t.Logf("%-8s lexical recall@5 %.3f MRR %.3f   with vectors recall@5 %.3f MRR %.3f", split, lr, lm, vr, vm)
+		if f := vectorFloors[split]; vr < f[0] || vm < f[1] {
+			t.Errorf("%s with vectors: recall@5 %.3f MRR %.3f, floors %.2f %.2f", split, vr, vm, f[0], f[1])
+		}
+	}
+}
+
+// vectorFloors are the regression thresholds of TestMemoryRecallWithVectors
+// (recall@5, MRR): the measured values minus a margin.
+var vectorFloors = map[string][2]float64{
+	"dev": {0.90, 0.69}, "test": {0.97, 0.72}, "longdev": {0.66, 0.52}, "longtest": {0.50, 0.37},
+}
+
+// semanticLibrary is a library of one agent whose notes are texts of the
+// vector table, plus a private note and one holding a secret.
+func semanticLibrary(t *testing.T, dir string, notes []string) {
+	t.Helper()
+	var rows []any
+	for i, text := range notes {
+		rows = append(rows, map[string]any{"date": "2026-03-01", "text": text, "tags": []any{fmt.Sprintf("n%d", i)}, "visibility": "team"})
+	}
+	writeAgent(t, dir, "chat", map[string]any{"notes": rows})
+}
+
+func TestSemanticArm(t *testing.T) {
+	vecs, dim := readTestVectors(t)
+	// The answer shares no word with the question.
+	const (
+		flat     = "Anjali: He's a glassblower. He has a studio in RiNo and makes lamps."
+		question = "What does Luis do for work?"
+	)
+	for _, text := range []string{flat, question} {
+		if vecs[text] == nil {
+			t.Fatalf("the vector table has no %q", text)
+		}
+	}
+	// Thirty turns of the other speaker that share no word with it
+	// either.
+	var others []string
+	for text := range vecs {
+		low := strings.ToLower(text)
+		if strings.HasPrefix(text, "Rahul: ") && !strings.Contains(low, "work") && !strings.Contains(low, "luis") {
+			others = append(others, text)
+		}
+	}
+	slices.Sort(others)
+	others = others[:30]
+
+	t.Run("a row sharing no word with the prompt comes in by the semantic door", func(t *testing.T) {
+		dir := t.TempDir()
+		semanticLibrary(t, dir, append(slices.Clone(others), flat))
+		f := &fakeEmbedder{vecs: vecs}
+		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
+		waitEmbedded(t, s, question)
+		p := ask(t, s, question, visibility.Team)
+		if p.Semantic == nil || p.Semantic.Status != "ok" || p.Semantic.Rows != len(others)+1 {
+			t.Fatalf("semantic status %+v", p.Semantic)
+		}
+		i := slices.IndexFunc(p.Items, func(it Item) bool { return strings.Contains(it.Text, "glassblower") })
+		if i < 0 {
+			t.Fatalf("the flat is not in the context: %+v", p.Items)
+		}
+		if it := p.Items[i]; it.Door != DoorSemantic || it.Similarity <= 0 || it.Score != 0 {
+			t.Errorf("item %+v: want door semantic, a similarity and no BM25 score", it)
+		}
+		if !slices.Contains(p.Doors, DoorSemantic) {
+			t.Errorf("doors %v lack semantic", p.Doors)
+		}
+	})
+
+	t.Run("private rows are neither embedded nor compared", func(t *testing.T) {
+		dir := t.TempDir()
+		rows := []any{map[string]any{"date": "2026-03-01", "text": flat, "visibility": "private"}}
+		for _, text := range others {
+			rows = append(rows, map[string]any{"date": "2026-03-01", "text": text, "visibility": "public"})
+		}
+		writeAgent(t, dir, "chat", map[string]any{"notes": rows})
+		f := &fakeEmbedder{vecs: vecs}
+		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
+		waitEmbedded(t, s, question)
+		if slices.Contains(f.texts(), flat) {
+			t.Error("the private note was sent to the embedder")
+		}
+		for _, level := range []visibility.Level{visibility.Public, visibility.Team, visibility.Private} {
+			p := ask(t, s, question, level)
+			for _, it := range p.Items {
+				if strings.Contains(it.Text, "glassblower") {
+					t.Errorf("at %s the private note came in: %+v", level, it)
+				}
+			}
+			if p.Semantic.Rows != len(others) {
+				t.Errorf("at %s %d rows compared, want %d", level, p.Semantic.Rows, len(others))
+			}
+		}
+	})
+
+	t.Run("a new row is embedded alone, and secrets never reach the embedder", func(t *testing.T) {
+		dir := t.TempDir()
+		semanticLibrary(t, dir, others)
+		secret := "Rahul: the wifi key is hunter2, and my token is ghp_" + strings.Repeat("a1B2", 9)
+		vecs2 := maps.Clone(vecs)
+		f := &fakeEmbedder{vecs: vecs2}
+		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
+		waitEmbedded(t, s, question)
+		rowsAsked := func(from int) []string {
+			return slices.DeleteFunc(f.texts()[from:], func(text string) bool { return text == question })
+		}
+		if n := len(rowsAsked(0)); n != len(others) {
+			t.Fatalf("%d rows embedded, want %d", n, len(others))
+		}
+		before := len(f.texts())
+		// The redacted form of the secret note is what the server may
+		// be asked for.
+		redacted := safe(secret, maxEmbedRunes)
+		if redacted == secret {
+			t.Fatalf("the secret note is not redacted: %q", redacted)
+		}
+		f.mu.Lock()
+		f.vecs[redacted] = vecs[flat]
+		f.mu.Unlock()
+		semanticLibrary(t, dir, append(slices.Clone(others), secret))
+		waitUntil(t, func() bool {
+			p := ask(t, s, question, visibility.Team)
+			return p.Semantic.Rows == len(others)+1
+		})
+		if rows := rowsAsked(before); len(rows) != 1 || rows[0] != redacted {
+			t.Errorf("after adding one row the embedder was asked for %q, want only the redacted new row", rows)
+		}
+		for _, text := range f.texts() {
+			if strings.Contains(text, "hunter2") || strings.Contains(text, "ghp_") {
+				t.Errorf("a secret reached the embedder: %q", text)
+			}
+		}
+	})
+
+	t.Run("an embedder that fails or is slow leaves the lexical answer", func(t *testing.T) {
+		dir := t.TempDir()
+		semanticLibrary(t, dir, append(slices.Clone(others), flat))
+		lexical := ask(t, New(openStore(t, dir), Options{}), question, visibility.Team)
+		for _, c := range []struct {
+			name   string
+			f      *fakeEmbedder
+			status string
+		}{
+			{"down", &fakeEmbedder{vecs: vecs, down: true}, "error"},
+			{"slow", &fakeEmbedder{vecs: vecs, delay: 300 * time.Millisecond}, "timeout"},
+		} {
+			s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, c.f, dim), EmbedTimeout: 100 * time.Millisecond})
+			p := ask(t, s, question, visibility.Team)
+			if p.Semantic == nil || p.Semantic.Status != c.status {
+				t.Errorf("%s: semantic status %+v, want %s", c.name, p.Semantic, c.status)
+			}
+			if !slices.EqualFunc(p.Items, lexical.Items, func(a, b Item) bool { return a.Text == b.Text }) {
+				t.Errorf("%s: items differ from the lexical answer", c.name)
+			}
+			if c.status == "error" && strings.Contains(p.Semantic.Detail, "hunter") {
+				t.Errorf("detail %q", p.Semantic.Detail)
+			}
+		}
+	})
+
+	t.Run("an empty prompt is not embedded", func(t *testing.T) {
+		dir := t.TempDir()
+		semanticLibrary(t, dir, others)
+		f := &fakeEmbedder{vecs: vecs}
+		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
+		p := ask(t, s, "  ", visibility.Team)
+		if p.Semantic == nil || p.Semantic.Status != "skipped" {
+			t.Errorf("semantic status %+v, want skipped", p.Semantic)
+		}
+	})
+}
+
+// waitUntil polls cond for up to 30 s.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met after 30 s")
+		}
+	}
+}
