@@ -4,11 +4,13 @@
 // bounded, with the provenance of every line. It backs the MCP tool
 // get_deeper_context, the slower companion of prepare_recognition_context.
 //
-// No model is called. Rows are found through four doors (recognition,
-// tag, lexical BM25, fuzzy; see search.go) over a per-manifest index that
-// is rebuilt only for the manifests that change; its terms are the shared
-// analyser's (package analyze), and a note or session also holds the
-// words of its neighbours (index.go). An optional external L2
+// By default no model is called. Rows are found through four doors
+// (recognition, tag, lexical BM25, fuzzy; see search.go) over a
+// per-manifest index that is rebuilt only for the manifests that change;
+// its terms are the shared analyser's (package analyze), and a note or
+// session also holds the words of its neighbours (index.go). With an
+// embedder (Options.Embedder), a fifth door, semantic, fuses the rows
+// nearest the prompt by an embedding model (semantic.go). An optional external L2
 // backend (l2.go) is queried in parallel with the local assembly, under a
 // deadline: its passages are appended when they arrive in time; its
 // slowness, failure or garbage only shows in the payload's l2 status,
@@ -149,7 +151,7 @@ type Payload struct {
 	// through the recognition door.
 	Entities []recognition.MatchedEntity `json:"entities"`
 	// Doors lists the doors the items came through, in the order
-	// recognition, tag, lexical, fuzzy, l2.
+	// recognition, tag, lexical, fuzzy, semantic, l2.
 	Doors []string `json:"doors"`
 	// Items are the context's lines, with their provenance.
 	Items []Item `json:"items"`
@@ -175,7 +177,7 @@ type Item struct {
 	Rank int `json:"rank"`
 	// Kind is entity, session, workstream, note, or l2.
 	Kind string `json:"kind"`
-	// Door is recognition, tag, lexical, fuzzy, or l2.
+	// Door is recognition, tag, lexical, fuzzy, semantic, or l2.
 	Door string `json:"door"`
 	// Name is the entity's or workstream's name, the session's first
 	// project focus; "" for notes and passages.

@@ -133,6 +133,27 @@ func startEmbedder(t testing.TB, f *fakeEmbedder, dim int) embed.Embedder {
 	return emb
 }
 
+// tableEmbedder is an in-process embedder over a vector table; a text
+// not in it is an error.
+type tableEmbedder struct {
+	vecs map[string][]float32
+	dim  int
+}
+
+func (e tableEmbedder) Name() string { return "table" }
+func (e tableEmbedder) Dim() int     { return e.dim }
+func (e tableEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, text := range texts {
+		v, ok := e.vecs[text]
+		if !ok {
+			return nil, fmt.Errorf("no vector for %q", text)
+		}
+		out[i] = slices.Clone(v)
+	}
+	return out, nil
+}
+
 // waitEmbedded asks until the semantic arm has embedded every visible
 // row (pending 0), or fails the test after 30 s.
 func waitEmbedded(t testing.TB, s *Service, prompt string) {
