@@ -199,7 +199,8 @@ type Item struct {
 	// for a row the semantic door alone found.
 	Score float64 `json:"score"`
 	// Similarity is the cosine of the row and the prompt (three
-	// decimals) when the semantic arm compared them; absent otherwise.
+	// decimals) when the semantic arm ran and the row is embedded;
+	// absent otherwise.
 	Similarity float64 `json:"similarity,omitempty"`
 	// Terms are the prompt words that matched the line; a fuzzy match
 	// reads "word~term".
@@ -389,7 +390,7 @@ func (s *Service) local(req Request, blank bool, vec <-chan promptVec) localResu
 		rows, pending := 0, 0
 		if pv.err == nil {
 			near, rows, pending = view.nearest(q, pv.vec)
-			hits = fuse(hits, near)
+			hits = fuse(hits, near, pv.vec)
 		} else if s.opts.Logger != nil {
 			s.opts.Logger.Warn("embedding the prompt failed; get_deeper_context ranks lexically", "err", pv.err)
 		}

@@ -73,11 +73,21 @@ type SemanticStatus struct {
 }
 
 // segVectors are the unit vectors of a segment's documents: document i's
-// is data[i*dim:(i+1)*dim] when has[i].
+// is data[i*dim:(i+1)*dim] when has[i], the vector of the text whose
+// digest is keys[i].
 type segVectors struct {
 	dim  int
 	data []float32
 	has  []bool
+	keys [][sha256.Size]byte
+}
+
+// at returns document i's vector, or nil.
+func (sv *segVectors) at(i int32) []float32 {
+	if !sv.has[i] {
+		return nil
+	}
+	return sv.data[int(i)*sv.dim : (int(i)+1)*sv.dim]
 }
 
 // semantic embeds the library's rows in the background and ranks rows by
@@ -164,17 +174,18 @@ func (s *semantic) work() {
 	}
 }
 
-// prune keeps the cache to the vectors of the latest view's segments.
-// s.mu is held.
+// prune keeps the cache to the vectors of the latest view's segments
+// (all embedded when the queue is empty). s.mu is held.
 func (s *semantic) prune() {
 	keep := make(map[[sha256.Size]byte][]float32, len(s.cache))
 	for _, seg := range s.latest.segs {
-		for i := range seg.docs {
-			if text := embedText(seg, i); text != "" {
-				k := sha256.Sum256([]byte(text))
-				if v, ok := s.cache[k]; ok {
-					keep[k] = v
-				}
+		sv := seg.vecs.Load()
+		if sv == nil {
+			continue
+		}
+		for i, k := range sv.keys {
+			if v, ok := s.cache[k]; ok && sv.has[i] {
+				keep[k] = v
 			}
 		}
 	}
@@ -185,31 +196,37 @@ func (s *semantic) prune() {
 // not hold.
 func (s *semantic) embedSegment(seg *segment) error {
 	dim := s.emb.Dim()
-	sv := &segVectors{dim: dim, data: make([]float32, len(seg.docs)*dim), has: make([]bool, len(seg.docs))}
-	keys := make([][sha256.Size]byte, len(seg.docs))
-	var texts []string                       // to embed, each once
-	waiting := map[[sha256.Size]byte][]int{} // their documents
-	s.mu.Lock()
+	sv := &segVectors{dim: dim, data: make([]float32, len(seg.docs)*dim), has: make([]bool, len(seg.docs)), keys: make([][sha256.Size]byte, len(seg.docs))}
+	texts := make([]string, len(seg.docs))
 	for i := range seg.docs {
-		text := embedText(seg, i)
-		if text == "" || seg.docs[i].vis == visibility.Private {
+		if seg.docs[i].vis == visibility.Private {
 			continue // private rows never leave for the service
 		}
-		keys[i] = sha256.Sum256([]byte(text))
-		if v, ok := s.cache[keys[i]]; ok {
+		if texts[i] = embedText(seg, i); texts[i] != "" {
+			sv.keys[i] = sha256.Sum256([]byte(texts[i]))
+		}
+	}
+	var batch []string                       // the texts to embed, each once
+	waiting := map[[sha256.Size]byte][]int{} // their documents
+	s.mu.Lock()
+	for i, text := range texts {
+		if text == "" {
+			continue
+		}
+		if v, ok := s.cache[sv.keys[i]]; ok {
 			copy(sv.data[i*dim:], v)
 			sv.has[i] = true
 			continue
 		}
-		if waiting[keys[i]] == nil {
-			texts = append(texts, text)
+		if waiting[sv.keys[i]] == nil {
+			batch = append(batch, text)
 		}
-		waiting[keys[i]] = append(waiting[keys[i]], i)
+		waiting[sv.keys[i]] = append(waiting[sv.keys[i]], i)
 	}
 	s.mu.Unlock()
-	for start := 0; start < len(texts); start += embedBatch {
-		end := min(start+embedBatch, len(texts))
-		vecs, err := s.emb.Embed(context.Background(), texts[start:end])
+	for start := 0; start < len(batch); start += embedBatch {
+		end := min(start+embedBatch, len(batch))
+		vecs, err := s.emb.Embed(context.Background(), batch[start:end])
 		if err == nil {
 			err = embed.Check(vecs, end-start, dim)
 		}
@@ -219,7 +236,7 @@ func (s *semantic) embedSegment(seg *segment) error {
 		s.mu.Lock()
 		for j, v := range vecs {
 			embed.Normalize(v)
-			k := sha256.Sum256([]byte(texts[start+j]))
+			k := sha256.Sum256([]byte(batch[start+j]))
 			s.cache[k] = v
 			for _, i := range waiting[k] {
 				copy(sv.data[i*dim:], v)
@@ -292,11 +309,12 @@ func (v *view) nearest(q query, vec []float32) (near []hit, rows, pending int) {
 			continue
 		}
 		for i := range seg.docs {
-			if seg.docs[i].vis > q.level || !sv.has[i] {
+			v := sv.at(int32(i))
+			if seg.docs[i].vis > q.level || v == nil {
 				continue
 			}
 			rows++
-			sim := dot(sv.data[i*sv.dim:(i+1)*sv.dim], vec)
+			sim := dot(v, vec)
 			if len(near) == denseDepth && sim <= near[len(near)-1].sim {
 				continue
 			}
@@ -327,12 +345,13 @@ func dot(a, b []float32) float32 {
 	return s0 + s1 + s2 + s3
 }
 
-// fuse merges the lexical hits (best first) with the nearest documents
-// by reciprocal rank. Entities the prompt names (tier 2) keep their
-// places at the top; the other hits are ordered by their fused score.
-// A document found by the embedder alone comes in with tier 0 and no
-// terms, and its door is semantic.
-func fuse(lexical, near []hit) []hit {
+// fuse merges the lexical hits (best first) with the documents nearest
+// the prompt's vector by reciprocal rank. Entities the prompt names (tier
+// 2) keep their places at the top; the other hits are ordered by their
+// fused score. A document found by the embedder alone comes in with tier
+// 0 and no terms, and its door is semantic. Every hit with a vector gets
+// its cosine.
+func fuse(lexical, near []hit, vec []float32) []hit {
 	type key struct {
 		seg *segment
 		doc int32
@@ -344,13 +363,17 @@ func fuse(lexical, near []hit) []hit {
 		k := key{h.seg, h.doc}
 		fused[k] += 1 / float64(rrfK+r+1)
 		at[k] = len(out)
+		if sv := h.seg.vecs.Load(); sv != nil {
+			if v := sv.at(h.doc); v != nil {
+				h.sim = dot(v, vec)
+			}
+		}
 		out = append(out, h)
 	}
 	for r, h := range near {
 		k := key{h.seg, h.doc}
 		fused[k] += denseWeight / float64(rrfK+r+1)
-		if i, ok := at[k]; ok {
-			out[i].sim = h.sim
+		if _, ok := at[k]; ok {
 			continue
 		}
 		h.dense = true

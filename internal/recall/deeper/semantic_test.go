@@ -275,6 +275,11 @@ func TestSemanticArm(t *testing.T) {
 		if !slices.Contains(p.Doors, DoorSemantic) {
 			t.Errorf("doors %v lack semantic", p.Doors)
 		}
+		for _, it := range p.Items {
+			if it.Similarity == 0 {
+				t.Errorf("item %q has no similarity, though every row is embedded", it.Text)
+			}
+		}
 	})
 
 	t.Run("private rows are neither embedded nor compared", func(t *testing.T) {
