@@ -397,6 +397,7 @@ type index struct {
 	mu    sync.Mutex
 	segs  map[string]*segment // agent id -> segment of its current manifest
 	view  *view
+	views uint64     // views built so far
 	build sync.Mutex // one (parallel) build at a time
 }
 
@@ -407,6 +408,7 @@ func newIndex() *index { return &index{segs: map[string]*segment{}} }
 // their vocabularies for the fuzzy door (built on first use).
 type view struct {
 	segs      []*segment // in agent id order
+	gen       uint64     // its number among the index's views: a later view is newer
 	vocabOnce sync.Once
 	vocab     map[string]struct{}
 }
@@ -457,8 +459,9 @@ func (x *index) sync(agents []federation.AgentManifest) *view {
 	close(work)
 	wg.Wait()
 
-	v := &view{segs: segs}
 	x.mu.Lock()
+	x.views++
+	v := &view{segs: segs, gen: x.views}
 	x.segs = make(map[string]*segment, len(segs))
 	for _, s := range segs {
 		x.segs[s.agent] = s

@@ -115,10 +115,14 @@ func newSemantic(emb embed.Embedder, timeout time.Duration, log *slog.Logger) *s
 
 // track queues the view's segments that have no vectors yet and starts
 // the background worker if it is not running (and the service has not
-// failed within retryAfter).
+// failed within retryAfter). An older view than the one tracked is
+// ignored.
 func (s *semantic) track(v *view) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.latest != nil && s.latest.gen > v.gen {
+		return // a call that read the library earlier: a newer view is tracked
+	}
 	s.latest = v
 	for _, seg := range v.segs {
 		if seg.vecs.Load() == nil && !s.queued[seg] {
