@@ -318,7 +318,7 @@ func (v *view) nearest(q query, vec []float32) (near []hit, rows, pending int) {
 				continue
 			}
 			rows++
-			sim := dot(v, vec)
+			sim := embed.Dot(v, vec)
 			if len(near) == denseDepth && sim <= near[len(near)-1].sim {
 				continue
 			}
@@ -331,22 +331,6 @@ func (v *view) nearest(q query, vec []float32) (near []hit, rows, pending int) {
 		}
 	}
 	return near, rows, pending
-}
-
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
 }
 
 // fuse merges the lexical hits (best first) with the documents nearest
@@ -369,7 +353,7 @@ func fuse(lexical, near []hit, vec []float32) []hit {
 		at[k] = len(out)
 		if sv := h.seg.vecs.Load(); sv != nil {
 			if v := sv.at(h.doc); v != nil {
-				h.sim = dot(v, vec)
+				h.sim = embed.Dot(v, vec)
 			}
 		}
 		out = append(out, h)

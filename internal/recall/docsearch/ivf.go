@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/getbourdon/bourdon-go/internal/recall/embed"
 )
 
 // Coarse quantiser parameters (an inverted file, IVF: Jégou, Douze and
@@ -113,7 +115,7 @@ func buildIVF(v *vectors) *ivf {
 func (v *vectors) nearest(x []float32) int32 {
 	best, bestSim := int32(0), float32(math.Inf(-1))
 	for c := range v.rows() {
-		if s := dot(x, v.row(c)); s > bestSim {
+		if s := embed.Dot(x, v.row(c)); s > bestSim {
 			best, bestSim = int32(c), s
 		}
 	}
@@ -127,7 +129,7 @@ func (v *vectors) nearest(x []float32) int32 {
 func (ix *ivf) search(q []float32, allowed bitset, k int) []hit {
 	lists := make([]hit, ix.centroids.rows())
 	for c := range lists {
-		lists[c] = hit{int32(c), dot(q, ix.centroids.row(c))}
+		lists[c] = hit{int32(c), embed.Dot(q, ix.centroids.row(c))}
 	}
 	slices.SortFunc(lists, func(a, b hit) int {
 		if worse(a, b) {
@@ -145,7 +147,7 @@ func (ix *ivf) search(q []float32, allowed bitset, k int) []hit {
 			if !allowed.has(int(d)) {
 				continue
 			}
-			if c := dot(q, ix.rows.row(int(i))); c > 0 {
+			if c := embed.Dot(q, ix.rows.row(int(i))); c > 0 {
 				top.push(d, c)
 			}
 		}
