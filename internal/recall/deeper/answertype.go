@@ -39,12 +39,19 @@ func setOf(words string) map[string]bool {
 	return m
 }
 
+// splitSpeaker splits a turn written "Speaker: text" (a speaker of one
+// word) into the speaker and the text; who is "" for any other text.
+func splitSpeaker(text string) (who, rest string) {
+	if who, rest, ok := strings.Cut(text, ": "); ok && who != "" && !strings.ContainsAny(who, " \t") {
+		return who, rest
+	}
+	return "", text
+}
+
 // textHolds returns the answer types a note's text holds. A leading
 // "Speaker: " is not a name the note tells.
 func textHolds(text string) uint8 {
-	if who, rest, ok := strings.Cut(text, ": "); ok && !strings.ContainsAny(who, " \t") {
-		text = rest
-	}
+	_, text = splitSpeaker(text)
 	var h uint8
 	start := true
 	for _, f := range strings.Fields(text) {

@@ -45,6 +45,9 @@ type doc struct {
 	length float32 // weighted number of terms, its neighbours' included
 	asks   bool    // a note that ends with a question mark
 	holds  uint8   // answer types its text holds (textHolds)
+	// speaker is the number of the note's speaker in segment.speakers
+	// (the "Name" of a text that reads "Name: ..."), 0 for none.
+	speaker uint16
 }
 
 // posting is one document that holds a term, with its weighted term
@@ -76,6 +79,9 @@ type segment struct {
 	// tags files every document under its tags, exactly as written
 	// (trimmed, lower-cased): tags are keys, not text.
 	tags map[string][]int32
+	// speakers numbers the speakers of the segment's notes (lower-cased
+	// names, from 1), at most maxSpeakers of them.
+	speakers map[string]uint16
 	// nameRefs files every entity document under the terms of its name
 	// and of each alias; nameLens[doc][i] is the number of distinct terms
 	// of the document's name i (nil for other kinds).
@@ -145,7 +151,7 @@ const (
 // under its related entities.
 func buildSegment(agent string, m *l5.Manifest) *segment {
 	s := &segment{agent: agent, m: m, terms: map[string]*termEntry{}, anchors: map[string][]int32{},
-		tags: map[string][]int32{}, nameRefs: map[string][]nameRef{}}
+		tags: map[string][]int32{}, nameRefs: map[string][]nameRef{}, speakers: map[string]uint16{}}
 	b := rowTerms{cache: map[string]string{}}
 	var own [][2]int // each document's own terms: b.terms[own[id][0]:own[id][1]]
 	add := func(kind kind, pos int, vis visibility.Level, anchors, tags []string) {
@@ -234,8 +240,16 @@ func buildSegment(agent string, m *l5.Manifest) *segment {
 			b.add(r, weightText)
 		}
 		add(kindNote, i, n.Visibility, n.RelatedEntities, n.Tags)
-		s.docs[len(s.docs)-1].asks = strings.HasSuffix(strings.TrimSpace(n.Text), "?")
-		s.docs[len(s.docs)-1].holds = textHolds(n.Text)
+		d := &s.docs[len(s.docs)-1]
+		d.asks = strings.HasSuffix(strings.TrimSpace(n.Text), "?")
+		d.holds = textHolds(n.Text)
+		if who, _ := splitSpeaker(n.Text); who != "" {
+			key := strings.ToLower(who)
+			if s.speakers[key] == 0 && len(s.speakers) < maxSpeakers {
+				s.speakers[key] = uint16(len(s.speakers) + 1)
+			}
+			d.speaker = s.speakers[key]
+		}
 		s.nameLens = append(s.nameLens, nil)
 	}
 

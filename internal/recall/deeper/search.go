@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
@@ -41,7 +42,11 @@ import (
 // turn that answers a question is the evidence, the question only points
 // at it. A note that holds the kind of thing the prompt asks for (a time
 // for "when", a name for "where", a number for "how many": answertype.go)
-// weighs typeBoost more.
+// weighs typeBoost more. A note spoken by someone the prompt names (its
+// text reads "Nadia: ..." and the prompt asks about Nadia) weighs
+// speakerBoost more: in a conversation, what a person says of themselves
+// is where their facts are, while the other speaker's turns mention them
+// in passing.
 const (
 	bm25K1      = 1.2
 	bm25B       = 0.75
@@ -52,6 +57,9 @@ const (
 	namedAgentBoost = 1.2
 	askDiscount     = 0.7
 	typeBoost       = 1.3
+	speakerBoost    = 1.5
+	// maxSpeakers bounds the speakers a segment numbers.
+	maxSpeakers = 1024
 	// maxQueryTerms bounds the distinct prompt terms searched; the rest
 	// of a very long prompt is ignored. maxTagWords bounds the prompt
 	// words looked up as tags.
@@ -207,6 +215,7 @@ func (v *view) search(q query) ([]hit, []qterm) {
 	qs := queryTerms(v, segs, q)
 	tags := tagWords(q.prompt)
 	want := asksFor(q.prompt)
+	named := promptWords(q.prompt)
 	if len(qs) == 0 && len(q.anchors) == 0 && len(tags) == 0 {
 		return nil, qs
 	}
@@ -289,6 +298,12 @@ func (v *view) search(q query) ([]hit, []qterm) {
 		if q.boost[s.agent] {
 			boost = namedAgentBoost
 		}
+		var speakers []uint16 // the segment's speakers the prompt names
+		for w := range named {
+			if n := s.speakers[w]; n != 0 {
+				speakers = append(speakers, n)
+			}
+		}
 		for _, id := range sc.touched {
 			if s.docs[id].kind == kindEntity {
 				sc.score[id] *= entityPrior
@@ -298,6 +313,9 @@ func (v *view) search(q query) ([]hit, []qterm) {
 			}
 			if want != 0 && s.docs[id].holds&want != 0 {
 				sc.score[id] *= typeBoost
+			}
+			if s.docs[id].speaker != 0 && slices.Contains(speakers, s.docs[id].speaker) {
+				sc.score[id] *= speakerBoost
 			}
 			h := hit{seg: s, doc: id, tier: sc.tier[id], named: sc.named[id], tag: sc.tagged[id] && !sc.named[id], score: boost * sc.score[id], terms: sc.terms[id]}
 			sc.score[id], sc.terms[id], sc.tier[id], sc.named[id], sc.tagged[id] = 0, 0, 0, false, false
@@ -327,6 +345,21 @@ func (v *view) search(q query) ([]hit, []qterm) {
 		return 0
 	})
 	return out, qs
+}
+
+// promptWords returns the prompt's words, lower-cased, without
+// surrounding punctuation or a possessive 's: the keys a speaker's name is
+// looked up by.
+func promptWords(prompt string) map[string]bool {
+	words := map[string]bool{}
+	for _, f := range strings.Fields(boundRunes(prompt, maxPromptChars)) {
+		w := strings.ToLower(strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		if w != "" {
+			words[w] = true
+		}
+	}
+	return words
 }
 
 // queryTerms returns the terms to search for: the prompt's terms the
