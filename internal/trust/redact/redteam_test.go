@@ -37,12 +37,6 @@ var knownMisses = map[string]string{
 	// AI vendors.
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
-	// Chat and webhooks.
-	"chat/discord-bot": "no pattern for Discord bot tokens (base64 id, timestamp, HMAC)",
-	// Cloud providers.
-	"table/azure-client-secret": "the Azure AD client secret shape (...8Q~...) is unknown, and a table cell has no name",
-	"chat/terraform-cloud":      "the Terraform Cloud .atlasv1. token shape is unknown",
-	"chat/firebase-fcm":         "the FCM server key shape (AAAA...:APA91b...) is unknown",
 	// Private keys and encoded key material.
 	"ppk/putty-private-lines":   "a PuTTY Private-Lines body (44 characters) is shorter than a PEM body line (64 to 76) and has no BEGIN line",
 	"note/eth-private-key":      `"private key" with a space is neither the reference's private[_-]?key nor a one-word secret name; 0x and 64 hex digits have no prefix`,

@@ -33,11 +33,15 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 		case bFoldLead:
 			prevWord, maybeFold = false, true
 			continue
+		case bPunct:
+			prevWord = false
+			if m := punctAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
+			continue
 		case bDot:
 			prevWord = false
-			if hasPrefixFold(s[i+1:], "env") {
-				cand = 1 << pDotenv
-			}
+			cand = dotCandidates(s, i)
 		case bDash:
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
@@ -47,6 +51,11 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 			prevWord = false
 			if s[i] == ':' && enabled&(1<<pURLPassword) != 0 && (strings.HasPrefix(s[i:], "://") || strings.HasPrefix(s[i:], ":~1~1")) {
 				if m := urlPasswordAt(s, i); m.p >= 0 {
+					return m, maybeFold
+				}
+			}
+			if s[i] == ':' {
+				if m := colonAt(s, i, enabled); m.p >= 0 {
 					return m, maybeFold
 				}
 			}

@@ -62,6 +62,7 @@ const (
 	bOp              // ':', '=' or '>'
 	bHigh            // byte of a multi-byte sequence (or invalid)
 	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A, or of a rune unmasked replaces
+	bPunct           // '~', where a pattern is looked for (punctAt)
 )
 
 var byteClass = func() (t [256]uint8) {
@@ -76,10 +77,11 @@ var byteClass = func() (t [256]uint8) {
 	for _, c := range []byte("abceghiklmnprsxyABCEGHIKLMNPRSXY") {
 		t[c] = bStart
 	}
-	for _, v := range vendorTokens {
-		t[v.prefix[0]] = bStart
+	for _, h := range exactHeads() {
+		t[h[0]] = bStart
 	}
 	t['.'], t['-'] = bDot, bDash
+	t['~'] = bPunct
 	t[':'], t['='], t['>'] = bOp, bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
 	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF and U+FF01 to U+FF5E (U+200B to U+200D and U+2060 lead with 0xe2)
@@ -116,11 +118,15 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 		case bFoldLead:
 			prevWord, maybeFold = false, true
 			continue
+		case bPunct:
+			prevWord = false
+			if m := punctAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
+			continue
 		case bDot:
 			prevWord = false
-			if hasPrefixFold(s[i+1:], "env") {
-				cand = 1 << pDotenv
-			}
+			cand = dotCandidates(s, i)
 		case bDash:
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
@@ -145,6 +151,11 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 				// (a password right after the ':'; not a time or a port:
 				// 09:30, host:3306)
 				if m := dsnPasswordAt(s, i); m.p >= 0 {
+					return m, maybeFold
+				}
+			}
+			if s[i] == ':' {
+				if m := colonAt(s, i, enabled); m.p >= 0 {
 					return m, maybeFold
 				}
 			}
@@ -240,6 +251,10 @@ func matchAt(s string, i, p int, span bool) match {
 		return directiveAt(s, i)
 	case pCookie:
 		return cookieAt(s, i)
+	case pDiscordToken:
+		return discordTokenAt(s, i)
+	case pTerraformToken:
+		return terraformTokenAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -277,7 +292,8 @@ func trimWordEnd(s string, i, end int) int {
 // case-insensitive patterns are compared case-insensitively, the others
 // exactly. A candidate only has to be possible; its regexp decides.
 func wordStartCandidates(t string) uint64 {
-	m := bit(len(t) > 1 && vendorHead(t) && vendorPrefixAt(t), pVendorToken)
+	m := bit(len(t) > 1 && exactHead(t) && vendorPrefixAt(t), pVendorToken) |
+		bit(isDiscordHead(t), pDiscordToken)
 	switch t[0] | 0x20 {
 	case 'a':
 		m |= bit(sepFold(t, "api", 'k'), pAPIKey) |
@@ -338,14 +354,18 @@ func wordStartCandidates(t string) uint64 {
 }
 
 // wordStartPairs are the first two letters, lower case, of every prefix
-// wordStartCandidates tests, but the vendor tokens' (vendor.go), whose
-// prefixes are case-sensitive: vendorHead tests their first two bytes.
+// wordStartCandidates tests, but the vendor tokens' (vendor.go) and a
+// Discord token's, whose prefixes are case-sensitive: exactHead tests
+// their first two bytes.
 const wordStartPairs = "ac ai ak ap as au aw ba bd be cl co ey gh gi gl hf is ke kk ls ma np pa pk pr re rk se sk ss st xo ya"
+
+// allWordStartPairs are the pairs of wordStartPairs.
+var allWordStartPairs = strings.Fields(wordStartPairs)
 
 // secondLetters[c-'a'] has bit l-'a' set when a prefix tested by
 // wordStartCandidates begins with the letters c and l (lower case).
 var secondLetters = func() (t [26]uint32) {
-	for _, pair := range strings.Fields(wordStartPairs) {
+	for _, pair := range allWordStartPairs {
 		t[pair[0]-'a'] |= 1 << (pair[1] - 'a')
 	}
 	return t
@@ -359,7 +379,73 @@ func mayStartPattern(t string) bool {
 		return false
 	}
 	l := (t[1] | 0x20) - 'a'
-	return l < 26 && secondLetters[(t[0]|0x20)-'a']>>l&1 != 0 || vendorHead(t)
+	return l < 26 && secondLetters[(t[0]|0x20)-'a']>>l&1 != 0 || exactHead(t)
+}
+
+// exactHeads are the first two bytes of the prefixes tested case by
+// case: the vendor tokens' and a Discord token's.
+func exactHeads() []string {
+	var heads []string
+	for _, v := range vendorTokens {
+		heads = append(heads, v.prefix[:2])
+	}
+	return append(heads, discordHeads...)
+}
+
+// exactHead reports whether the first two bytes of t (two at least) are
+// one of exactHeads: the scan's cheap test, exact as the prefixes are,
+// so that prose words pass it seldom.
+func exactHead(t string) bool {
+	return exactHeadSet[t[0]][t[1]>>6]>>(t[1]&63)&1 != 0
+}
+
+// exactHeadSet[c] is the set of the bytes that follow c in one of
+// exactHeads (a 256-bit set, four words).
+var exactHeadSet = func() (t [256][4]uint64) {
+	for _, h := range exactHeads() {
+		c0, c1 := h[0], h[1]
+		t[c0][c1>>6] |= 1 << (c1 & 63)
+	}
+	return t
+}()
+
+// dotCandidates returns the patterns that may match at s[i] == '.': a
+// dotenv name, a Terraform Cloud token's marker.
+func dotCandidates(s string, i int) uint64 {
+	switch {
+	case hasPrefixFold(s[i+1:], "env"):
+		return 1 << pDotenv
+	case strings.HasPrefix(s[i:], terraformMarker):
+		return 1 << pTerraformToken
+	}
+	return 0
+}
+
+// colonAt runs the patterns found at a ':' by what follows it: an FCM
+// server key's marker.
+func colonAt(s string, i int, enabled uint64) match {
+	if i+1 >= len(s) {
+		return noMatch
+	}
+	switch c := s[i+1]; {
+	case c == 'A':
+		if enabled&(1<<pFCMServerKey) != 0 && strings.HasPrefix(s[i:], fcmMarker) {
+			return fcmServerKeyAt(s, i)
+		}
+	}
+	return noMatch
+}
+
+// punctAt runs the patterns found at a '~': an Azure client secret's
+// "Q~".
+func punctAt(s string, i int, enabled uint64) match {
+	switch s[i] {
+	case '~':
+		if i >= 5 && s[i-1] == 'Q' && enabled&(1<<pAzureClientSecret) != 0 {
+			return azureClientSecretAt(s, i)
+		}
+	}
+	return noMatch
 }
 
 // asciiWord[c] is isASCIIWord(c).

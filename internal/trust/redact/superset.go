@@ -44,6 +44,10 @@ const (
 	pDSNPassword
 	pConfigValue
 	pCookie
+	pDiscordToken
+	pTerraformToken
+	pFCMServerKey
+	pAzureClientSecret
 	numPatterns
 )
 
@@ -94,6 +98,14 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a secret in a configuration file written without '=' or ':': an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), redis.conf's requirepass and masterauth, netrc's password after a login: the value"},
 	pCookie - numReference: {"cookie_value", true,
 		"a Cookie or Set-Cookie header: ':' then name=value and the rest of the line (a session id is a credential): the header's value"},
+	pDiscordToken - numReference: {"discord_bot_token", false,
+		"a Discord bot token: the bot's id in base64 (23 to 28 characters, starting M, N or O and then D, T, j or z, as the base64 of a decimal id does), '.', 6 characters, '.', and 27 or more base64url characters, at word boundaries: the token"},
+	pTerraformToken - numReference: {"terraform_cloud_token", false,
+		"a Terraform Cloud / HCP Terraform API token: 14 letters and digits, .atlasv1. and 60 or more base64url characters, at word boundaries: the token"},
+	pFCMServerKey - numReference: {"fcm_server_key", false,
+		"a Firebase Cloud Messaging legacy server key: AAAA and 7 base64url characters, :APA91b and 100 or more base64url characters, at word boundaries: the key"},
+	pAzureClientSecret - numReference: {"azure_client_secret", false,
+		"an Azure AD (Entra ID) client secret: 3 characters, a digit, Q~ and 31 to 34 characters of [A-Za-z0-9_~.-] with upper case, lower case and a digit, at boundaries, with or without a name next to it: the secret"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
@@ -289,6 +301,13 @@ func nameKind(name string) int {
 		}
 	}
 	return -1
+}
+
+// namesSecret reports whether v is itself a secret's name (password,
+// mypassword, secret, passwd): a documented command's placeholder, not
+// a value.
+func namesSecret(v string) bool {
+	return nameKind(v) == pAssignment
 }
 
 // keyName says whether a name ending with key (or keys), of which head

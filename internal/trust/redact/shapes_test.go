@@ -1,0 +1,155 @@
+package redact
+
+import (
+	"encoding/base64"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// Tests of the second round of shapes: tokens known by their structure
+// (Discord, Terraform Cloud, FCM, Azure AD client secrets). The samples are written here,
+// apart from the red-team probe's, and built at run time so that no
+// token literal is committed.
+
+// shapeGen draws characters for the samples.
+type shapeGen struct{ r *rand.Rand }
+
+func (g shapeGen) str(alpha string, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alpha[g.r.IntN(len(alpha))]
+	}
+	return string(b)
+}
+
+const (
+	shAlnum  = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	shURL    = shAlnum + "-_"
+	shB64    = shAlnum + "+/"
+	shAzure  = shAlnum + "_~.-"
+	shHex    = "0123456789abcdef"
+	shPwTail = shAlnum + "!#%*"
+)
+
+// pw returns a password of n characters with upper case, lower case, a
+// digit and a symbol.
+func (g shapeGen) pw(n int) string {
+	return g.str("ABCDEFGHJKLMNPQRSTUVWXYZ", 1) + g.str("abcdefghijkmnopqrstuvwxyz", 1) + g.str("23456789", 1) + "#" + g.str(shPwTail, n-4)
+}
+
+// mixed returns n characters of alpha with upper case, lower case and a
+// digit among them.
+func (g shapeGen) mixed(alpha string, n int) string {
+	return "Q" + "q" + "7" + g.str(alpha, n-3)
+}
+
+// checkCaught: Secret replaces in whole, and Span replaces exactly each
+// of secrets (in order) and nothing else.
+func checkCaught(t *testing.T, in string, secrets ...string) {
+	t.Helper()
+	if got := Secret(in); got != Sentinel {
+		t.Errorf("Secret(%q) = %q, want the sentinel", in, got)
+	}
+	want := in
+	for _, sec := range secrets {
+		if !strings.Contains(want, sec) {
+			t.Fatalf("%q is not in %q", sec, in)
+		}
+		want = strings.Replace(want, sec, Sentinel, 1)
+	}
+	if got := Span(in); got != want {
+		t.Errorf("Span(%q)\n = %q\nwant %q", in, got, want)
+	}
+}
+
+// checkQuiet: Span leaves in as it is, and a field is flagged only when
+// it names a credential with a keyword of the reference's (keyword).
+func checkQuiet(t *testing.T, in string, keyword bool) {
+	t.Helper()
+	if got := Span(in); got != in {
+		t.Errorf("Span(%q) = %q, want it unchanged", in, got)
+	}
+	if !keyword && Flagged(in) {
+		t.Errorf("Flagged(%q) = true", in)
+	}
+	if found, _ := containsAny(in, allPatterns&^referenceMask); found {
+		t.Errorf("a superset pattern fires on %q", in)
+	}
+}
+
+func TestStructuredTokens(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(3, 14))}
+	enc := base64.RawStdEncoding.EncodeToString
+	// Discord bot tokens: the id (17 to 20 digits) in base64, a
+	// timestamp, an HMAC.
+	for _, id := range []string{"81234567890123456", "876543210987654321", "4123456789012345678", "10987654321098765432"} {
+		tok := enc([]byte(id)) + "." + g.str(shURL, 6) + "." + g.str(shURL, 27+g.r.IntN(12))
+		checkCaught(t, "bot.run(\""+tok+"\")", tok)
+		checkCaught(t, "the bot token leaked: "+tok+", reset it", tok)
+	}
+	discord := enc([]byte("876543210987654321")) + "." + g.str(shURL, 6) + "." + g.str(shURL, 38)
+	parts := strings.Split(discord, ".")
+	d1, d2, d3 := parts[0], parts[1], parts[2]
+	for _, in := range []string{
+		"x" + discord,                 // glued to a word
+		"Mx" + discord[2:],            // not the base64 of a digit
+		d1[:22] + "." + d2 + "." + d3, // the id cut to 22 characters
+		d1 + "." + d2[:5] + "." + d3,  // a timestamp of 5
+		d1 + "." + d2 + "." + d3[:26], // an HMAC of 26
+		"MTIz.abcdef.ghijkl", "NT 4.0 and OD.Tools.Zed", "ODBC.driver.Microsoft-SQL-Server-Native-Client",
+	} {
+		checkQuiet(t, in, false)
+	}
+
+	// Terraform Cloud / HCP Terraform tokens.
+	for _, n := range []int{60, 67, 90} {
+		tok := g.str(shAlnum, 14) + ".atlasv1." + g.str(shURL, n)
+		checkCaught(t, "team token "+tok+" (owners)", tok)
+		checkCaught(t, `{"credentials":{"app.terraform.io":{"t":"`+tok+`"}}}`, tok)
+	}
+	for _, in := range []string{
+		g.str(shAlnum, 13) + ".atlasv1." + g.str(shURL, 67),
+		g.str(shAlnum, 14) + ".atlasv1." + g.str(shURL, 59),
+		"x-" + g.str(shAlnum, 14) + ".atlasv1." + g.str(shURL, 67),
+		"the .atlasv1. part", "abc.atlasv1.def",
+	} {
+		checkQuiet(t, in, false)
+	}
+
+	// FCM legacy server keys.
+	for _, n := range []int{100, 134, 140} {
+		key := "AAAA" + g.str(shURL, 7) + ":APA91b" + g.str(shURL, n)
+		checkCaught(t, `curl -H "Authorization: key=`+key+`" https://fcm.googleapis.com/fcm/send`, key)
+		checkCaught(t, "server key "+key, key)
+	}
+	for _, in := range []string{
+		"AAAA" + g.str(shURL, 7) + ":APA91b" + g.str(shURL, 99),
+		"AAAA" + g.str(shURL, 6) + ":APA91b" + g.str(shURL, 134),
+		"AAAB" + g.str(shURL, 7) + ":APA91b" + g.str(shURL, 134),
+		"x" + "AAAA" + g.str(shURL, 7) + ":APA91b" + g.str(shURL, 134),
+		"registration ids start with :APA91b", "AAAA:APA91b",
+	} {
+		checkQuiet(t, in, false)
+	}
+
+	// Azure AD client secrets, with no name next to them.
+	for _, n := range []int{31, 34} {
+		sec := g.str(shAzure, 3) + "8Q~" + g.mixed(shAzure, n)
+		checkCaught(t, "| api-prod | "+sec+" | 2026-01-01 |", sec)
+		checkCaught(t, "Value "+sec+" expires in 6 months.", sec)
+		checkCaught(t, `{"secretText": "`+sec+`"}`, sec)
+	}
+	sec := "Ab1" + "3Q~" + g.mixed(shAzure, 34)
+	checkCaught(t, "copy it now: "+sec+".", sec)
+	for _, in := range []string{
+		"Ab1" + "3Q~" + g.mixed(shAzure, 30),                                   // too short
+		"Ab1" + "3Q~" + g.mixed(shAlnum, 35),                                   // too long
+		"Ab1" + "3Q~" + strings.Repeat("abcdefgh", 4),                          // no upper case nor digit
+		"AbcX" + "Q~" + g.mixed(shAzure, 34),                                   // no digit before Q~
+		"zAb1" + "3Q~" + g.mixed(shAzure, 34),                                  // 4 characters before the digit
+		"see eq. 3Q~ and Fig.~2", "~/.ssh/config", "Q~" + g.mixed(shAzure, 34), // LaTeX, a path
+	} {
+		checkQuiet(t, in, false)
+	}
+}
