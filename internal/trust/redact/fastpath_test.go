@@ -31,6 +31,8 @@ var nearMissPieces = []string{
 	"my pw: ", "DB_PASSPHRASE=", "api key is ", "password is '", " is ", "Is", "IS x1y2z3w4",
 	// Tokens known by their structure.
 	"MTA", "NzI", "ODk", "Oz", ".atlasv1.", ":APA91b", "AAAA", "8Q~", "Q~", "x1Y2z3W4v5",
+	// Key files and password files.
+	"Private-Lines: ", "Private-Lines: 2\\n", "db:5432:", "*:*:*:*:", ":5432",
 }
 
 func init() {

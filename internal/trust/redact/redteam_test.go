@@ -38,12 +38,10 @@ var knownMisses = map[string]string{
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
 	// Private keys and encoded key material.
-	"ppk/putty-private-lines":   "a PuTTY Private-Lines body (44 characters) is shorter than a PEM body line (64 to 76) and has no BEGIN line",
 	"note/eth-private-key":      `"private key" with a space is neither the reference's private[_-]?key nor a one-word secret name; 0x and 64 hex digits have no prefix`,
 	"json/docker-config-auth":   "a base64 user:password outside a Basic header (documented limit); auth is no secret name",
 	"yaml/k8s-dockerconfigjson": "base64 of a JSON that holds a password is not decoded (documented limit)",
 	// Connection strings and config files.
-	"pgpass":                "a .pgpass line is colon-separated fields with no name next to the password",
 	"hcl/terraform-default": `the value is assigned to default; the secret's name is the variable label "db_password", where \bpassword\b does not match after '_'`,
 	// Command lines.
 	"cli/net-user": "'net user NAME PASSWORD' gives the password as a bare positional argument",

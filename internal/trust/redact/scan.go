@@ -255,6 +255,8 @@ func matchAt(s string, i, p int, span bool) match {
 		return discordTokenAt(s, i)
 	case pTerraformToken:
 		return terraformTokenAt(s, i)
+	case pPuTTYKey:
+		return puttyPrivateAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -335,6 +337,7 @@ func wordStartCandidates(t string) uint64 {
 		m |= bit(hasPrefixFold(t, "password"), pPassword) |
 			bit(hasPrefixFold(t, "password "), pConfigValue) |
 			bit(hasPrefixFold(t, "passwd"), pPasswd) |
+			bit(strings.HasPrefix(t, puttyPrivateHeader), pPuTTYKey) |
 			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
 	case 'r':
 		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t) |
@@ -422,7 +425,7 @@ func dotCandidates(s string, i int) uint64 {
 }
 
 // colonAt runs the patterns found at a ':' by what follows it: an FCM
-// server key's marker.
+// server key's marker, a .pgpass line's port.
 func colonAt(s string, i int, enabled uint64) match {
 	if i+1 >= len(s) {
 		return noMatch
@@ -431,6 +434,10 @@ func colonAt(s string, i int, enabled uint64) match {
 	case c == 'A':
 		if enabled&(1<<pFCMServerKey) != 0 && strings.HasPrefix(s[i:], fcmMarker) {
 			return fcmServerKeyAt(s, i)
+		}
+	case isDigit(c) || c == '*':
+		if enabled&(1<<pPgpass) != 0 {
+			return pgpassAt(s, i)
 		}
 	}
 	return noMatch

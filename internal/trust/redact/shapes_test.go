@@ -8,7 +8,8 @@ import (
 )
 
 // Tests of the second round of shapes: tokens known by their structure
-// (Discord, Terraform Cloud, FCM, Azure AD client secrets). The samples are written here,
+// (Discord, Terraform Cloud, FCM, Azure AD client secrets), PuTTY private
+// lines, .pgpass lines. The samples are written here,
 // apart from the red-team probe's, and built at run time so that no
 // token literal is committed.
 
@@ -151,5 +152,54 @@ func TestStructuredTokens(t *testing.T) {
 		"see eq. 3Q~ and Fig.~2", "~/.ssh/config", "Q~" + g.mixed(shAzure, 34), // LaTeX, a path
 	} {
 		checkQuiet(t, in, false)
+	}
+}
+
+func TestPuTTYPrivateLines(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(5, 9))}
+	pub := "AAAAC3NzaC1lZDI1NTE5AAAAI" + g.str(shB64, 39)
+	priv := g.str(shB64, 48)
+	ppk := "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ci@build\nPublic-Lines: 2\n" + pub + "\n" + g.str(shB64, 4) +
+		"\nPrivate-Lines: 1\n" + priv + "\nPrivate-MAC: " + g.str(shHex, 64) + "\n"
+	checkCaught(t, ppk, priv)
+	// An RSA key: full lines of 64, a shorter last one.
+	lines := []string{g.str(shB64, 64), g.str(shB64, 64), g.str(shB64, 64), g.str(shB64, 22) + "=="}
+	rsa := "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPrivate-Lines: 4\n" + strings.Join(lines, "\n") + "\nPrivate-MAC: " + g.str(shHex, 40)
+	checkCaught(t, rsa, strings.Join(lines, "\n"))
+	// Quoted by JSON or %q, and with the lines collapsed.
+	quoted := `"Private-Lines: 1\n` + priv + `\nPrivate-MAC: ` + g.str(shHex, 64) + `"`
+	checkCaught(t, quoted, priv)
+	if !Flagged(strings.ReplaceAll(ppk, "\n", " ")) {
+		t.Error("a PuTTY key on one line is not flagged")
+	}
+	for _, in := range []string{
+		"Private-Lines: 1\nshort\n", "Private-Lines: 0\n" + priv, "Private-Lines: N\n" + priv,
+		"private-lines: 1\n" + priv, "Private-Lines: 2\nThe private lines hold the key.",
+		"Private-Lines:1" + priv, "Private-Lines: 1\n" + priv + "-more",
+	} {
+		checkQuiet(t, in, false)
+	}
+}
+
+func TestPgpassLines(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(8, 21))}
+	p1, p2, p3, p4 := g.pw(16), g.pw(12), g.pw(20), g.pw(14)
+	checkCaught(t, "localhost:5432:*:postgres:"+p1, p1)
+	checkCaught(t, "# ~/.pgpass\n*:*:*:replicator:"+p2+"\n10.1.2.3:6432:billing:app@pgsrv:"+p3+"\n", p2, p3)
+	checkCaught(t, "echo 'db.example.com:6432:app:app_user:"+p4+"' >> ~/.pgpass", p4)
+	esc := `Ab3\:x` + g.pw(10)
+	checkCaught(t, "pg.internal:5432:shop:shop_rw:"+esc, esc)
+	checkCaught(t, "localhost:5432:dev:dev:postgres", "postgres")
+	for _, in := range []string{
+		"hostname:port:database:username:password",
+		"localhost:5432:mydb:myuser:mypassword",
+		"localhost:5432:db:user:<password>", "db:5432:app:app:${PGPASSWORD}", "localhost:5432:db:user:****",
+		"12:30:45:678:ab12", "time 10:20:30:40:50",
+		"fe80:1234:abcd:ef01:2a3b", "2001:db8:85a3:0:0:8a2e:370:7334", "mac 3c:22:fb:9a:10:4e",
+		"web01:8080:INFO:main:started", "main.go:12:5: error: undefined: x", "x.go:12:5:6:done",
+		"localhost:5432:db:user:" + g.pw(10) + ":extra", "see http://host:8080/a:b:c:d", "a:1:b:c:1234",
+		"host:5432:db:user: spaced", "nested:5432:db:us er:" + g.pw(10),
+	} {
+		checkQuiet(t, in, strings.Contains(strings.ToLower(in), "password"))
 	}
 }

@@ -48,6 +48,8 @@ const (
 	pTerraformToken
 	pFCMServerKey
 	pAzureClientSecret
+	pPuTTYKey
+	pPgpass
 	numPatterns
 )
 
@@ -106,6 +108,10 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a Firebase Cloud Messaging legacy server key: AAAA and 7 base64url characters, :APA91b and 100 or more base64url characters, at word boundaries: the key"},
 	pAzureClientSecret - numReference: {"azure_client_secret", false,
 		"an Azure AD (Entra ID) client secret: 3 characters, a digit, Q~ and 31 to 34 characters of [A-Za-z0-9_~.-] with upper case, lower case and a digit, at boundaries, with or without a name next to it: the secret"},
+	pPuTTYKey - numReference: {"putty_private_key", false,
+		"the private part of a PuTTY key file (.ppk): the lines of base64 after Private-Lines: N (N lines of 64 characters at most, 16 characters or more in all): the lines"},
+	pPgpass - numReference: {"pgpass_password", false,
+		"a .pgpass line, hostname:port:database:username:password, exactly five fields (each of the first four may be *, the port is digits or *, the host a name or an address), on its own or between blanks or quotes: the password"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
