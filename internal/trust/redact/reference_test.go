@@ -59,6 +59,14 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 					return m, maybeFold
 				}
 			}
+			if s[i] == '>' {
+				if enabled&(1<<pConfigValue) != 0 {
+					if m := xmlSecretAt(s, i); m.p >= 0 {
+						return m, maybeFold
+					}
+				}
+				continue // an XML element's text, not an assignment's operator
+			}
 			if enabled&assignmentMask != 0 {
 				if m := assignmentAt(s, i); m.p >= 0 && enabled&(1<<m.p) != 0 {
 					return m, maybeFold
