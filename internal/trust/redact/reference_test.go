@@ -25,6 +25,16 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 			prevWord = false
 			continue
 		case bWord:
+			if !prevWord && isDigit(s[i]) {
+				// A card number or a Telegram bot token starts a word of
+				// digits of those lengths.
+				end := wordEnd(s, i)
+				if n := end - i; n == 4 || n >= 8 && n <= maxCardDigits {
+					if m := digitStartAt(s, i, end, enabled); m.p >= 0 {
+						return m, maybeFold
+					}
+				}
+			}
 			prevWord = true
 			continue
 		case bHigh:
