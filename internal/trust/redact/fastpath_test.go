@@ -33,6 +33,8 @@ var nearMissPieces = []string{
 	"MTA", "NzI", "ODk", "Oz", ".atlasv1.", ":APA91b", "AAAA", "8Q~", "Q~", "x1Y2z3W4v5",
 	// Key files and password files.
 	"Private-Lines: ", "Private-Lines: 2\\n", "db:5432:", "*:*:*:*:", ":5432",
+	// Windows command lines.
+	"net user ", "net use ", "\\\\srv\\share ", "/pass:", "/p:", "/password:",
 }
 
 func init() {

@@ -43,9 +43,6 @@ var knownMisses = map[string]string{
 	"yaml/k8s-dockerconfigjson": "base64 of a JSON that holds a password is not decoded (documented limit)",
 	// Connection strings and config files.
 	"hcl/terraform-default": `the value is assigned to default; the secret's name is the variable label "db_password", where \bpassword\b does not match after '_'`,
-	// Command lines.
-	"cli/net-user": "'net user NAME PASSWORD' gives the password as a bare positional argument",
-	"cli/cmdkey":   "the Windows-style option /pass: is not known",
 	// Secrets in words.
 	"words/rotated-to":        `"password to X": the spoken form needs "is"; a field is flagged by the keyword only`,
 	"words/password-for-host": `"password for db-prod: X": the name before ':' is db-prod; a field is flagged by the keyword only`,

@@ -62,7 +62,7 @@ const (
 	bOp              // ':', '=' or '>'
 	bHigh            // byte of a multi-byte sequence (or invalid)
 	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A, or of a rune unmasked replaces
-	bPunct           // '~', where a pattern is looked for (punctAt)
+	bPunct           // '~' or '/', where a few patterns are looked for (punctAt)
 )
 
 var byteClass = func() (t [256]uint8) {
@@ -81,7 +81,7 @@ var byteClass = func() (t [256]uint8) {
 		t[h[0]] = bStart
 	}
 	t['.'], t['-'] = bDot, bDash
-	t['~'] = bPunct
+	t['~'], t['/'] = bPunct, bPunct
 	t[':'], t['='], t['>'] = bOp, bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
 	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF and U+FF01 to U+FF5E (U+200B to U+200D and U+2060 lead with 0xe2)
@@ -257,6 +257,8 @@ func matchAt(s string, i, p int, span bool) match {
 		return terraformTokenAt(s, i)
 	case pPuTTYKey:
 		return puttyPrivateAt(s, i)
+	case pWindowsCredential:
+		return netCommandAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -330,7 +332,8 @@ func wordStartCandidates(t string) uint64 {
 	case 'l':
 		m |= bit(strings.HasPrefix(t, base64PEMPrefix), pBase64PEM)
 	case 'n':
-		m |= bit(strings.HasPrefix(t, "npm_"), pNPM)
+		m |= bit(strings.HasPrefix(t, "npm_"), pNPM) |
+			bit(hasPrefixFold(t, "net") && len(t) > 3 && (t[3] == ' ' || t[3] == '\t'), pWindowsCredential)
 	case 'm':
 		m |= bit(hasPrefixFold(t, "masterauth"), pConfigValue)
 	case 'p':
@@ -360,7 +363,7 @@ func wordStartCandidates(t string) uint64 {
 // wordStartCandidates tests, but the vendor tokens' (vendor.go) and a
 // Discord token's, whose prefixes are case-sensitive: exactHead tests
 // their first two bytes.
-const wordStartPairs = "ac ai ak ap as au aw ba bd be cl co ey gh gi gl hf is ke kk ls ma np pa pk pr re rk se sk ss st xo ya"
+const wordStartPairs = "ac ai ak ap as au aw ba bd be cl co ey gh gi gl hf is ke kk ls ma ne np pa pk pr re rk se sk ss st xo ya"
 
 // allWordStartPairs are the pairs of wordStartPairs.
 var allWordStartPairs = strings.Fields(wordStartPairs)
@@ -443,13 +446,17 @@ func colonAt(s string, i int, enabled uint64) match {
 	return noMatch
 }
 
-// punctAt runs the patterns found at a '~': an Azure client secret's
-// "Q~".
+// punctAt runs the patterns found at a '~' (an Azure client secret's
+// "Q~") or a '/' (a Windows option: /pass:X).
 func punctAt(s string, i int, enabled uint64) match {
 	switch s[i] {
 	case '~':
 		if i >= 5 && s[i-1] == 'Q' && enabled&(1<<pAzureClientSecret) != 0 {
 			return azureClientSecretAt(s, i)
+		}
+	case '/':
+		if i+2 < len(s) && (s[i+1]|0x20) == 'p' && enabled&(1<<pWindowsCredential) != 0 {
+			return slashOptionAt(s, i)
 		}
 	}
 	return noMatch

@@ -9,7 +9,7 @@ import (
 
 // Tests of the second round of shapes: tokens known by their structure
 // (Discord, Terraform Cloud, FCM, Azure AD client secrets), PuTTY private
-// lines, .pgpass lines. The samples are written here,
+// lines, .pgpass lines, Windows command lines. The samples are written here,
 // apart from the red-team probe's, and built at run time so that no
 // token literal is committed.
 
@@ -199,6 +199,38 @@ func TestPgpassLines(t *testing.T) {
 		"web01:8080:INFO:main:started", "main.go:12:5: error: undefined: x", "x.go:12:5:6:done",
 		"localhost:5432:db:user:" + g.pw(10) + ":extra", "see http://host:8080/a:b:c:d", "a:1:b:c:1234",
 		"host:5432:db:user: spaced", "nested:5432:db:us er:" + g.pw(10),
+	} {
+		checkQuiet(t, in, strings.Contains(strings.ToLower(in), "password"))
+	}
+}
+
+func TestWindowsCommandLines(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(13, 2))}
+	p := func() string { return g.pw(12 + g.r.IntN(6)) }
+	cases := []string{
+		"net user backup_svc %s /add /y",
+		"NET USER Administrator %s",
+		`C:\> net user "Jane Doe" %s /add`,
+		`net use Z: \\fs01\finance %s /user:ACME\jane /persistent:no`,
+		`net use \\fs01\ipc$ /user:ACME\jane %s`,
+		"cmdkey /generic:TERMSRV/host01 /user:jane /pass:%s",
+		"tool.exe /user:admin /p:%s /log",
+		`cmdkey /add:srv /user:bob /PASSWORD:"%s"`,
+		"then I ran net user svc %s to reset it",
+		"build.cmd && net user deploy %s",
+	}
+	for _, c := range cases {
+		v := p()
+		checkCaught(t, strings.Replace(c, "%s", v, 1), v)
+	}
+	for _, in := range []string{
+		"net user jane *", "net user jane /delete", "net user jane", "net user NAME PASSWORD /add",
+		"net user username password /add", "net user <name> <password> /add", "net user %USER% %PW% /add",
+		"the net user command lists local accounts", `net use \\srv\share * /user:jane`,
+		`net use Z: \\srv\share /persistent:yes`, "net use Z: /delete",
+		"msbuild app.sln /p:Configuration=Release", "xcopy a b /p", "robocopy a b /mt:8", "cmdkey /pass",
+		"cmdkey /pass:$PW", "mstsc /p:8080", "see https://x.io/p:abcdef12", "we need to network the new nodes",
+		"in prose, net user alice Summer2024 is weak",
 	} {
 		checkQuiet(t, in, strings.Contains(strings.ToLower(in), "password"))
 	}

@@ -50,6 +50,7 @@ const (
 	pAzureClientSecret
 	pPuTTYKey
 	pPgpass
+	pWindowsCredential
 	numPatterns
 )
 
@@ -112,6 +113,8 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"the private part of a PuTTY key file (.ppk): the lines of base64 after Private-Lines: N (N lines of 64 characters at most, 16 characters or more in all): the lines"},
 	pPgpass - numReference: {"pgpass_password", false,
 		"a .pgpass line, hostname:port:database:username:password, exactly five fields (each of the first four may be *, the port is digits or *, the host a name or an address), on its own or between blanks or quotes: the password"},
+	pWindowsCredential - numReference: {"windows_cli_credential", true,
+		"a password on a Windows command line: net user NAME PASSWORD (/add), net use [X:] \\\\server\\share PASSWORD, and the options /pass:X, /password:X and /p:X (cmdkey, winrs); not * (which asks for it), a placeholder, or /p:Name=Value (MSBuild's property): the password"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
