@@ -35,6 +35,10 @@ var nearMissPieces = []string{
 	"Private-Lines: ", "Private-Lines: 2\\n", "db:5432:", "*:*:*:*:", ":5432",
 	// Windows command lines.
 	"net user ", "net use ", "\\\\srv\\share ", "/pass:", "/p:", "/password:",
+	// Passwords in words, in English and in other languages.
+	"password to ", "password for ", "db-prod: ", "Passwort: ", "Kennwort ist ", "mot de passe est ", "contraseña: ",
+	"senha é ", "wachtwoord is ", "hasło to ", "lösenordet är ", "şifre ", "ŞİFRE: ", "пароль: ", "Пароль — ",
+	"密码是", "密碼：", "パスワードは ", "비밀번호는 ", "「", "」",
 }
 
 func init() {

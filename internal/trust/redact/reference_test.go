@@ -39,9 +39,15 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 			continue
 		case bHigh:
 			prevWord = false
+			if m := highAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
 			continue
 		case bFoldLead:
 			prevWord, maybeFold = false, true
+			if m := highAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
 			continue
 		case bPunct:
 			prevWord = false

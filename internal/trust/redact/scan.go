@@ -80,6 +80,9 @@ var byteClass = func() (t [256]uint8) {
 	for _, h := range exactHeads() {
 		t[h[0]] = bStart
 	}
+	for _, p := range localizedPairs {
+		t[p[0]], t[upperASCII(p[0])] = bStart, bStart
+	}
 	t['.'], t['-'] = bDot, bDash
 	t['~'], t['/'] = bPunct, bPunct
 	t[':'], t['='], t['>'] = bOp, bOp, bOp
@@ -114,9 +117,15 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			continue
 		case bHigh:
 			prevWord = false
+			if m := highAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
 			continue
 		case bFoldLead:
 			prevWord, maybeFold = false, true
+			if m := highAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
 			continue
 		case bPunct:
 			prevWord = false
@@ -237,6 +246,9 @@ func matchAt(s string, i, p int, span bool) match {
 	case pVendorToken:
 		return vendorTokenAt(s, i)
 	case pSpokenAssignment:
+		if lowerASCII(s[i]) == 'p' {
+			return passwordPhraseAt(s, i)
+		}
 		return spokenAssignmentAt(s, i)
 	case pCLICredential:
 		if s[i] != '-' {
@@ -259,6 +271,8 @@ func matchAt(s string, i, p int, span bool) match {
 		return puttyPrivateAt(s, i)
 	case pWindowsCredential:
 		return netCommandAt(s, i)
+	case pLocalPassword:
+		return localizedPasswordAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -298,6 +312,9 @@ func trimWordEnd(s string, i, end int) int {
 func wordStartCandidates(t string) uint64 {
 	m := bit(len(t) > 1 && exactHead(t) && vendorPrefixAt(t), pVendorToken) |
 		bit(isDiscordHead(t), pDiscordToken)
+	if len(localizedFirst[t[0]]) > 0 {
+		m |= bit(localizedStart(t), pLocalPassword)
+	}
 	switch t[0] | 0x20 {
 	case 'a':
 		m |= bit(sepFold(t, "api", 'k'), pAPIKey) |
@@ -340,6 +357,7 @@ func wordStartCandidates(t string) uint64 {
 		m |= bit(hasPrefixFold(t, "password"), pPassword) |
 			bit(hasPrefixFold(t, "password "), pConfigValue) |
 			bit(hasPrefixFold(t, "passwd"), pPasswd) |
+			bit(hasPrefixFold(t, "pass"), pSpokenAssignment) |
 			bit(strings.HasPrefix(t, puttyPrivateHeader), pPuTTYKey) |
 			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
 	case 'r':
@@ -361,12 +379,22 @@ func wordStartCandidates(t string) uint64 {
 
 // wordStartPairs are the first two letters, lower case, of every prefix
 // wordStartCandidates tests, but the vendor tokens' (vendor.go) and a
-// Discord token's, whose prefixes are case-sensitive: exactHead tests
-// their first two bytes.
+// Discord token's, whose prefixes are case-sensitive (exactHead tests
+// their first two bytes), and the words for a password in other
+// languages (words.go), whose pairs localizedPairs adds.
 const wordStartPairs = "ac ai ak ap as au aw ba bd be cl co ey gh gi gl hf is ke kk ls ma ne np pa pk pr re rk se sk ss st xo ya"
 
-// allWordStartPairs are the pairs of wordStartPairs.
-var allWordStartPairs = strings.Fields(wordStartPairs)
+// allWordStartPairs are wordStartPairs and localizedPairs, each once.
+var allWordStartPairs = func() (pairs []string) {
+	seen := map[string]bool{}
+	for _, p := range append(strings.Fields(wordStartPairs), localizedPairs...) {
+		if !seen[p] {
+			seen[p] = true
+			pairs = append(pairs, p)
+		}
+	}
+	return pairs
+}()
 
 // secondLetters[c-'a'] has bit l-'a' set when a prefix tested by
 // wordStartCandidates begins with the letters c and l (lower case).
@@ -389,13 +417,15 @@ func mayStartPattern(t string) bool {
 }
 
 // exactHeads are the first two bytes of the prefixes tested case by
-// case: the vendor tokens' and a Discord token's.
+// case: the vendor tokens', a Discord token's, and those of the words
+// for a password whose second letter is not ASCII (lösenord).
 func exactHeads() []string {
 	var heads []string
 	for _, v := range vendorTokens {
 		heads = append(heads, v.prefix[:2])
 	}
-	return append(heads, discordHeads...)
+	heads = append(heads, discordHeads...)
+	return append(heads, localizedHeads...)
 }
 
 // exactHead reports whether the first two bytes of t (two at least) are
@@ -462,6 +492,15 @@ func punctAt(s string, i int, enabled uint64) match {
 	return noMatch
 }
 
+// highAt runs, at a non-ASCII lead byte, the words for a password that
+// start with it (Turkish, Russian, Chinese, Japanese, Korean).
+func highAt(s string, i int, enabled uint64) match {
+	if localizedLead[s[i]] && enabled&(1<<pLocalPassword) != 0 {
+		return localizedPasswordAt(s, i)
+	}
+	return noMatch
+}
+
 // asciiWord[c] is isASCIIWord(c).
 var asciiWord = func() (t [256]bool) {
 	for c := range 256 {
@@ -524,6 +563,13 @@ func hasPrefixFold(s, prefix string) bool {
 		}
 	}
 	return true
+}
+
+func upperASCII(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
 }
 
 func lowerASCII(c byte) byte {

@@ -9,7 +9,8 @@ import (
 
 // Tests of the second round of shapes: tokens known by their structure
 // (Discord, Terraform Cloud, FCM, Azure AD client secrets), PuTTY private
-// lines, .pgpass lines, Windows command lines. The samples are written here,
+// lines, .pgpass lines, Windows command lines, passwords in English words
+// ("to", "for") and in other languages. The samples are written here,
 // apart from the red-team probe's, and built at run time so that no
 // token literal is committed.
 
@@ -233,5 +234,77 @@ func TestWindowsCommandLines(t *testing.T) {
 		"in prose, net user alice Summer2024 is weak",
 	} {
 		checkQuiet(t, in, strings.Contains(strings.ToLower(in), "password"))
+	}
+}
+
+func TestPasswordToAndFor(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(21, 34))}
+	v1, v2, v3, v4 := g.pw(12), g.pw(10), g.pw(14), g.pw(9)
+	checkCaught(t, "changed the admin password to "+v1+" yesterday", v1)
+	checkCaught(t, "Reset Jenkins password to '"+v2+"' today.", v2)
+	checkCaught(t, "the root password for build-01.acme.io: "+v3, v3)
+	checkCaught(t, "Password for bob@ci: "+v4+" (temporary)", v4)
+	checkCaught(t, "the passphrase for signing-key is correct7horse8battery", "correct7horse8battery")
+	for _, in := range []string{
+		"reset the password for the admin account",
+		"changed the password to something stronger",
+		"Save the password to 1Password.",
+		"set the password to Summer2024",
+		"encrypt the password to AES-256-GCM",
+		"copy the password to ~/.pgpass",
+		"send the password to https://vault.acme.io/x",
+		"the password for example.com: see the vault",
+		"sudo: password for alice: ",
+		"Enter password for root: ********",
+		"password for user: must be 8+ characters",
+		"password for db: https://vault.acme.io/db",
+		"password to $PGPASSWORD", "the password to 12345678",
+	} {
+		checkQuiet(t, in, true)
+	}
+}
+
+func TestPasswordsInOtherLanguages(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(34, 55))}
+	for _, c := range []string{
+		"Das WLAN-Passwort ist %s",
+		"Kennwort: '%s'",
+		"DB_PASSWORT=%s",
+		"mysql_kennwort: %s",
+		"Le mot de passe est %s.",
+		"mot de passe : « %s »",
+		"La contraseña es %s",
+		"CONTRASEÑA: %s",
+		"contrasena=%s",
+		"A senha é %s",
+		"senha=%s",
+		"Het wachtwoord is %s",
+		"WACHTWOORD: %s",
+		"Hasło to %s",
+		"haslo: %s",
+		"Lösenordet är %s",
+		"lösenord: %s",
+		"Wi-Fi şifresi %s",
+		"ŞİFRE: %s",
+		"Пароль — %s",
+		"пароль: %s",
+		"数据库密码是%s，请妥善保管",
+		"密碼：%s",
+		"管理者のパスワードは「%s」です",
+		"パスワード：%s",
+		"관리자 비밀번호는 %s입니다",
+		"비밀번호: %s",
+	} {
+		v := g.pw(10 + g.r.IntN(6))
+		checkCaught(t, strings.Replace(c, "%s", v, 1), v)
+	}
+	for _, in := range []string{
+		"Passwort vergessen?", "Das Passwort ist falsch", "Passwortmanager: KeePassXC", "Passwort: Bitte",
+		"Le mot de passe est incorrect", "la contraseña es obligatoria", "A senha e o usuário",
+		"resenha=Ab12cd34ef", "Het wachtwoord is verlopen", "Hasło to podstawa", "lösenordet är för kort",
+		"şifre sıfırlama", "Пароль неверный", "密码错误", "パスワードを忘れた", "비밀번호를 잊으셨나요?",
+		"Das Passwort ist 12345678", "parolası değiştirildi",
+	} {
+		checkQuiet(t, in, false)
 	}
 }

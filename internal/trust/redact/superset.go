@@ -51,6 +51,7 @@ const (
 	pPuTTYKey
 	pPgpass
 	pWindowsCredential
+	pLocalPassword
 	numPatterns
 )
 
@@ -82,7 +83,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pPEMBody - numReference: {"pem_body", false,
 		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path, that is not an SSH public key's: the lines, the shorter last one and an END line"},
 	pSpokenAssignment - numReference: {"spoken_assignment", true,
-		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'): the value"},
+		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'); and password (passwd, passphrase) to a value that looks like a secret (8 characters or more, a letter and a digit or symbol, not words decorated with digits: not 1Password, Summer2024), or for a host: and a value of 8 characters or more with a digit or symbol (root password for db-prod: ...): the value"},
 	pCLICredential - numReference: {"cli_credential", false,
 		"a command-line option that names a secret, with its value (--password Sup3r, --token=abc123, --api-key, --client-secret, ...; 4 characters or more), or curl's user option with a password (-u admin:pw, --user admin:pw), after a blank or a quote; not a placeholder ($TOKEN, <token>, TOKEN): the value, or the password"},
 	pPaymentCard - numReference: {"payment_card", false,
@@ -115,6 +116,8 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a .pgpass line, hostname:port:database:username:password, exactly five fields (each of the first four may be *, the port is digits or *, the host a name or an address), on its own or between blanks or quotes: the password"},
 	pWindowsCredential - numReference: {"windows_cli_credential", true,
 		"a password on a Windows command line: net user NAME PASSWORD (/add), net use [X:] \\\\server\\share PASSWORD, and the options /pass:X, /password:X and /p:X (cmdkey, winrs); not * (which asks for it), a placeholder, or /p:Name=Value (MSBuild's property): the password"},
+	pLocalPassword - numReference: {"localized_password", true,
+		"a password given after the word for it in another language (German Passwort, Kennwort; French mot de passe; Spanish contraseña; Portuguese senha; Dutch wachtwoord; Polish hasło; Swedish lösenord; Turkish şifre, parola; Russian пароль; Chinese 密码, 密碼; Japanese パスワード; Korean 비밀번호): after ':' or '=' (or their full-width forms) as secret_assignment takes a value, after the language's word for is (ist, est, es, é, is, to, är, это, 是, は, 는, ...) as spoken_assignment does: the value"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
@@ -308,6 +311,9 @@ func nameKind(name string) int {
 		if hasSuffixFold(name, "key") {
 			return keyName(name[:len(name)-3])
 		}
+	}
+	if len(localizedByLast[lowerASCII(name[len(name)-1])]) > 0 && localizedSecretName(name) {
+		return pAssignment // DB_PASSWORT, senha (words.go)
 	}
 	return -1
 }
