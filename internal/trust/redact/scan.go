@@ -15,8 +15,12 @@ import (
 // every reference pattern begins with a Python \b followed by an ASCII
 // letter, except dotenv ('.') and pem_private_key ("-----BEGIN "); the
 // superset's start at a word too ("Bearer", "Basic", "bdn_", "aws", a
-// secret access key's name) or at the operator of an assignment or a URL's
-// "://" (':' and '='). At such a place a short prefix test selects
+// secret access key's name, "net", "Private-Lines:", a Discord token's
+// first two bytes, the word for a password in another language) or at
+// the operator of an assignment or a URL's "://" (':' and '='), or at a
+// few bytes of their own ('.' of .atlasv1., '~' of an Azure secret's
+// Q~, '/' of a Windows option, the lead byte of a non-ASCII word for a
+// password). At such a place a short prefix test selects
 // candidate patterns, the leading \b is checked with Python's Unicode
 // notion of a word character, and only then is the candidate's regexp or
 // matcher run, anchored there. Benign text almost never gets that far. PEM

@@ -15,8 +15,11 @@ import (
 // it, which is what Span replaces; Secret only asks whether there is one.
 //
 // The matchers are here and, by theme, in vendor.go (prefixed tokens),
-// cli.go (command lines), web.go (headers, webhooks, bot tokens),
-// config.go (configuration without an assignment) and card.go.
+// cloud.go (tokens known by their structure), cli.go (command lines,
+// Windows's too), web.go (headers, webhooks, bot tokens), config.go
+// (configuration without an assignment, key and password files),
+// words.go (passwords in words, in English and other languages) and
+// card.go.
 //
 // They are written to stay quiet on documentation: on the docs corpora in
 // testdata and the demo corpus and library, none of them fires (see
