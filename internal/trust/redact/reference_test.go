@@ -39,6 +39,9 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 			continue
 		case bHigh:
 			prevWord = false
+			continue
+		case bLocalLead:
+			prevWord = false
 			if m := highAt(s, i, enabled); m.p >= 0 {
 				return m, maybeFold
 			}

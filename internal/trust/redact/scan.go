@@ -58,15 +58,16 @@ func containsAny(s string, enabled uint64) (found, maybeRare bool) {
 
 // Byte classes for scan.
 const (
-	bOther    = iota // ASCII non-word byte
-	bWord            // ASCII word byte that cannot start a pattern
-	bStart           // ASCII letter that can start a pattern
-	bDot             // '.'
-	bDash            // '-'
-	bOp              // ':', '=' or '>'
-	bHigh            // byte of a multi-byte sequence (or invalid)
-	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A, or of a rune unmasked replaces
-	bPunct           // '~' or '/', where a few patterns are looked for (punctAt)
+	bOther     = iota // ASCII non-word byte
+	bWord             // ASCII word byte that cannot start a pattern
+	bStart            // ASCII letter that can start a pattern
+	bDot              // '.'
+	bDash             // '-'
+	bOp               // ':', '=' or '>'
+	bHigh             // byte of a multi-byte sequence (or invalid)
+	bFoldLead         // lead byte of U+0130, U+0131, U+017F or U+212A, or of a rune unmasked replaces
+	bPunct            // '~' or '/', where a few patterns are looked for (punctAt)
+	bLocalLead        // lead byte of a non-ASCII word for a password (highAt)
 )
 
 var byteClass = func() (t [256]uint8) {
@@ -89,6 +90,11 @@ var byteClass = func() (t [256]uint8) {
 	}
 	t['.'], t['-'] = bDot, bDash
 	t['~'], t['/'] = bPunct, bPunct
+	for c := utf8.RuneSelf; c < 256; c++ {
+		if localizedLead[c] && t[c] == bHigh {
+			t[c] = bLocalLead
+		}
+	}
 	t[':'], t['='], t['>'] = bOp, bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
 	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF and U+FF01 to U+FF5E (U+200B to U+200D and U+2060 lead with 0xe2)
@@ -121,6 +127,9 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			continue
 		case bHigh:
 			prevWord = false
+			continue
+		case bLocalLead:
+			prevWord = false
 			if m := highAt(s, i, enabled); m.p >= 0 {
 				return m, maybeFold
 			}
@@ -139,7 +148,9 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			continue
 		case bDot:
 			prevWord = false
-			cand = dotCandidates(s, i)
+			if i+1 < len(s) && (s[i+1]|0x20 == 'e' || s[i+1] == 'a') {
+				cand = dotCandidates(s, i)
+			}
 		case bDash:
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
@@ -167,7 +178,7 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 					return m, maybeFold
 				}
 			}
-			if s[i] == ':' {
+			if s[i] == ':' && i+1 < len(s) && (s[i+1] == 'A' || s[i+1] == '*' || isDigit(s[i+1])) {
 				if m := colonAt(s, i, enabled); m.p >= 0 {
 					return m, maybeFold
 				}
@@ -314,9 +325,8 @@ func trimWordEnd(s string, i, end int) int {
 // case-insensitive patterns are compared case-insensitively, the others
 // exactly. A candidate only has to be possible; its regexp decides.
 func wordStartCandidates(t string) uint64 {
-	m := bit(len(t) > 1 && exactHead(t) && vendorPrefixAt(t), pVendorToken) |
-		bit(isDiscordHead(t), pDiscordToken)
-	if len(localizedFirst[t[0]]) > 0 {
+	m := bit(len(t) > 1 && exactHead(t) && vendorPrefixAt(t), pVendorToken)
+	if len(t) > 1 && localizedHeadSet[t[0]][t[1]>>6]>>(t[1]&63)&1 != 0 {
 		m |= bit(localizedStart(t), pLocalPassword)
 	}
 	switch t[0] | 0x20 {
@@ -353,10 +363,14 @@ func wordStartCandidates(t string) uint64 {
 	case 'l':
 		m |= bit(strings.HasPrefix(t, base64PEMPrefix), pBase64PEM)
 	case 'n':
-		m |= bit(strings.HasPrefix(t, "npm_"), pNPM) |
+		m |= bit(isDiscordHead(t), pDiscordToken) |
+			bit(strings.HasPrefix(t, "npm_"), pNPM) |
 			bit(hasPrefixFold(t, "net") && len(t) > 3 && (t[3] == ' ' || t[3] == '\t'), pWindowsCredential)
 	case 'm':
-		m |= bit(hasPrefixFold(t, "masterauth"), pConfigValue)
+		m |= bit(isDiscordHead(t), pDiscordToken) |
+			bit(hasPrefixFold(t, "masterauth"), pConfigValue)
+	case 'o':
+		m |= bit(isDiscordHead(t), pDiscordToken)
 	case 'p':
 		m |= bit(hasPrefixFold(t, "password"), pPassword) |
 			bit(hasPrefixFold(t, "password "), pConfigValue) |
@@ -497,7 +511,10 @@ func punctAt(s string, i int, enabled uint64) match {
 }
 
 // highAt runs, at a non-ASCII lead byte, the words for a password that
-// start with it (Turkish, Russian, Chinese, Japanese, Korean).
+// start with it (Turkish, Russian, Chinese, Japanese, Korean). It stays
+// out of scan's loop, which ASCII text runs through.
+//
+//go:noinline
 func highAt(s string, i int, enabled uint64) match {
 	if localizedLead[s[i]] && enabled&(1<<pLocalPassword) != 0 {
 		return localizedPasswordAt(s, i)

@@ -203,6 +203,23 @@ var localizedPairs, localizedHeads = func() (pairs, heads []string) {
 	return pairs, heads
 }()
 
+// localizedHeadSet[c] is the set of the bytes that follow c in the
+// first two bytes of an ASCII form of passwordWords, in either case: the
+// cheap test before localizedStart (a 256-bit set, four words).
+var localizedHeadSet = func() (t [256][4]uint64) {
+	add := func(c0, c1 byte) { t[c0][c1>>6] |= 1 << (c1 & 63) }
+	for _, p := range localizedPairs {
+		for _, c0 := range []byte{p[0], upperASCII(p[0])} {
+			add(c0, p[1])
+			add(c0, upperASCII(p[1]))
+		}
+	}
+	for _, h := range localizedHeads {
+		add(h[0], h[1])
+	}
+	return t
+}()
+
 // localizedLead[c] says whether a form of passwordWords starts with the
 // non-ASCII lead byte c: the scan tries them at such a byte.
 var localizedLead = func() (t [256]bool) {
@@ -228,20 +245,27 @@ func localizedStart(t string) bool {
 
 // foldPrefix reports whether s starts with form f (lower case) under
 // simple case folding, rune by rune, and how many bytes of s it takes.
+// ASCII against ASCII is compared byte by byte; a non-ASCII letter of s
+// is folded (İ is i, K the Kelvin sign is k).
 func foldPrefix(s, f string) (int, bool) {
 	n := 0
-	for _, fr := range f {
+	for k := 0; k < len(f); {
 		if n >= len(s) {
 			return 0, false
 		}
-		r, w := rune(s[n]), 1
-		if r >= utf8.RuneSelf {
-			r, w = utf8.DecodeRuneInString(s[n:])
+		if c, fc := s[n], f[k]; c < utf8.RuneSelf && fc < utf8.RuneSelf {
+			if lowerASCII(c) != fc {
+				return 0, false
+			}
+			n, k = n+1, k+1
+			continue
 		}
+		fr, fw := utf8.DecodeRuneInString(f[k:])
+		r, w := utf8.DecodeRuneInString(s[n:])
 		if r != fr && unicode.ToLower(r) != fr {
 			return 0, false
 		}
-		n += w
+		n, k = n+w, k+fw
 	}
 	return n, true
 }
