@@ -193,3 +193,197 @@ func secureStringAt(s string, i int) match {
 	}
 	return match{p: pCLICredential, at: i, start: j + 1, end: j + 1 + end}
 }
+
+// Windows command lines: net user and net use take a password as a bare
+// argument, and cmdkey, winrs and their like as an option, /pass:X.
+
+// netCommandAt matches, at s[i:] ("net" at a word boundary, any case),
+// a password given to net user or net use: net user NAME PASSWORD
+// (/add, any option before or after), net use [X:] \\server\share
+// PASSWORD. A '*' asks for the password and is none. The command must
+// start its line (after a prompt or a command separator), or the
+// password look like one: 8 characters or more, a letter and a digit or
+// symbol, not a word with a number. The span is the password.
+func netCommandAt(s string, i int) match {
+	j := i + len("net")
+	k := skipBlanks(s, j)
+	if k == j {
+		return noMatch
+	}
+	use := false
+	switch {
+	case hasPrefixFold(s[k:], "user") && k+4 < len(s) && (s[k+4] == ' ' || s[k+4] == '\t'):
+		k += 4
+	case hasPrefixFold(s[k:], "use") && k+3 < len(s) && (s[k+3] == ' ' || s[k+3] == '\t'):
+		k, use = k+3, true
+	default:
+		return noMatch
+	}
+	// The positional arguments (not /options), up to the end of the
+	// command.
+	var args [4][2]int
+	n := 0
+	for k < len(s) && n < len(args) {
+		k = skipBlanks(s, k)
+		if k >= len(s) || isOneOf(s[k], "\r\n&|<>;`)") {
+			break
+		}
+		start, end := cmdArg(s, k)
+		if s[k] != '/' {
+			args[n] = [2]int{start, end}
+			n++
+		}
+		k = max(end, k+1)
+		if k < len(s) && s[k] == '"' {
+			k++
+		}
+	}
+	pw := -1
+	if !use {
+		if n >= 2 {
+			pw = 1 // NAME PASSWORD
+		}
+	} else {
+		a := 0
+		if a < n && isDevice(s[args[a][0]:args[a][1]]) {
+			a++
+		}
+		if a+1 < n && strings.HasPrefix(s[args[a][0]:args[a][1]], `\\`) {
+			pw = a + 1 // \\server\share PASSWORD
+		}
+	}
+	if pw < 0 {
+		return noMatch
+	}
+	start, end := args[pw][0], args[pw][1]
+	v := s[start:end]
+	if v == "*" || !literal(v, 4) || namesSecret(v) {
+		return noMatch
+	}
+	if !atCommandStart(s, i) && !looksLikeSecret(v) {
+		return noMatch
+	}
+	return match{p: pWindowsCredential, at: i, start: start, end: end}
+}
+
+// cmdArg returns where the argument at s[k:] starts and ends: in double
+// quotes, up to the closing one; bare, up to a blank or a command
+// separator.
+func cmdArg(s string, k int) (start, end int) {
+	if s[k] == '"' {
+		e := strings.IndexByte(s[k+1:min(len(s), k+1+maxValueLen)], '"')
+		if e < 0 {
+			return k + 1, k + 1
+		}
+		return k + 1, k + 1 + e
+	}
+	end = k
+	for end < len(s) && end-k < maxValueLen && !isSpaceByte(s[end]) && !isOneOf(s[end], "&|<>;`") {
+		end++
+	}
+	return k, end
+}
+
+// isDevice reports whether a is a device net use connects: a drive
+// letter (Z:), a printer port (LPT1:) or '*' (the next free letter).
+func isDevice(a string) bool {
+	return a == "*" || len(a) >= 2 && len(a) <= 5 && a[len(a)-1] == ':' && onlyLetters(a[:1])
+}
+
+// atCommandStart reports whether the word at s[i] begins a command: only
+// blanks before it on its line, or a prompt (C:\>, $, #) or a command
+// separator (&, |, ;, a quote or a parenthesis opening a command).
+func atCommandStart(s string, i int) bool {
+	k := i
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	return k == 0 || isOneOf(s[k-1], "\n\r>$#&|;(`\"'")
+}
+
+// looksLikeSecret reports whether v, found where prose may stand, reads
+// as a secret rather than a word: secretShaped, and not words decorated
+// with digits or symbols (1Password, Windows11!, AES-256-GCM).
+func looksLikeSecret(v string) bool {
+	return secretShaped(v) && !decoratedWords(v)
+}
+
+// secretShaped reports whether v may be a secret: 8 characters or more,
+// a letter and a digit or symbol, and not a placeholder, a URL or a path.
+func secretShaped(v string) bool {
+	if len(v) < 8 || isPlaceholder(v) || strings.Contains(v, "://") || v[0] == '/' || v[0] == '~' || v[0] == '.' {
+		return false
+	}
+	letter, other := false, false
+	for i := 0; i < len(v); i++ {
+		letter = letter || isASCIILetter(v[i])
+		other = other || !isASCIILetter(v[i])
+	}
+	return letter && other
+}
+
+// decoratedWords reports whether each run of letters in v reads as a
+// word: three letters or more, all lower case after an optional capital,
+// or all upper case (1Password, Summer2024, AES-256-GCM). A random
+// string has shorter runs, or mixes cases.
+func decoratedWords(v string) bool {
+	for i := 0; i < len(v); {
+		if !isASCIILetter(v[i]) {
+			i++
+			continue
+		}
+		j := i
+		upper := 0
+		for j < len(v) && isASCIILetter(v[j]) {
+			if v[j] <= 'Z' {
+				upper++
+			}
+			j++
+		}
+		n := j - i
+		if n < 3 || !(upper == 0 || upper == n || upper == 1 && v[i] <= 'Z') {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+// slashOptions are the Windows-style options whose value is a password,
+// lower case.
+var slashOptions = [...]string{"pass", "password", "p"}
+
+// slashOptionAt matches, at s[i] == '/' after a blank, a quote or the
+// start of s, a Windows-style option naming a password with its value
+// (/pass:X, /password:X, /p:X, any case): not a placeholder, not
+// /p:Name=Value (MSBuild's properties) nor a number. The span is the
+// value.
+func slashOptionAt(s string, i int) match {
+	if i > 0 && !isSpaceByte(s[i-1]) && s[i-1] != '"' && s[i-1] != '\'' {
+		return noMatch
+	}
+	k := i + 1
+	for k < len(s) && k-i <= 9 && isASCIILetter(s[k]) {
+		k++
+	}
+	if k >= len(s) || s[k] != ':' {
+		return noMatch
+	}
+	name := s[i+1 : k]
+	found := false
+	for _, o := range slashOptions {
+		found = found || strings.EqualFold(name, o)
+	}
+	if !found {
+		return noMatch
+	}
+	start, end := optionValue(s, k+1)
+	v := s[start:end]
+	if !literal(v, 4) || namesSecret(v) {
+		return noMatch
+	}
+	if len(name) == 1 && (strings.IndexByte(v, '=') >= 0 || onlyDigits(v)) {
+		return noMatch
+	}
+	return match{p: pWindowsCredential, at: i, start: start, end: end}
+}

@@ -151,3 +151,174 @@ func awsSecretAfterID(s string, end int) int {
 	}
 	return k
 }
+
+// puttyPrivateHeader starts the private part of a PuTTY key file (.ppk,
+// after PuTTY-User-Key-File-N:, Encryption:, Comment:, Public-Lines: and
+// the public lines): the number of base64 lines that follow.
+const puttyPrivateHeader = "Private-Lines:"
+
+// puttyPrivateAt matches, at s[i:] (puttyPrivateHeader at a word
+// boundary), the private lines of a PuTTY key: up to N lines of base64
+// (64 characters at most, the last one shorter or not), each between
+// whitespace or escaped newlines, 16 characters or more in all. The span
+// is the lines (Private-MAC, which follows them, is a digest).
+func puttyPrivateAt(s string, i int) match {
+	j := skipBlanks(s, i+len(puttyPrivateHeader))
+	n := 0
+	d := j
+	for d < len(s) && d-j < 3 && isDigit(s[d]) {
+		n = 10*n + int(s[d]-'0')
+		d++
+	}
+	if d == j || n == 0 || d < len(s) && !isSpaceByte(s[d]) && s[d] != '\\' {
+		return noMatch
+	}
+	start, end, total := -1, -1, 0
+	for k := d; n > 0; n-- {
+		k2 := skipSeparators(s, k)
+		if k2 == k {
+			break
+		}
+		e := k2
+		for e < len(s) && e-k2 <= 64 && (base64Byte[s[e]] || s[e] == '=') {
+			e++
+		}
+		if e == k2 || e-k2 > 64 || e < len(s) && !pemBoundary(s[e]) && s[e] != '\\' {
+			break
+		}
+		if start < 0 {
+			start = k2
+		}
+		end, total, k = e, total+e-k2, e
+		if e-k2 < 64 {
+			break // the last line
+		}
+	}
+	if start < 0 || total < 16 {
+		return noMatch
+	}
+	return match{p: pPuTTYKey, at: i, start: start, end: end}
+}
+
+// pgpassAt matches, at s[i] == ':' before a digit or '*', a line of a
+// PostgreSQL password file (.pgpass): hostname:port:database:username:
+// password, exactly five fields (a ':' or '\' inside a field is escaped
+// by a '\'), the record on its own or between blanks or quotes. The host
+// is '*', a name or an IPv4 address (not a number: 09:30); the port
+// digits or '*'; the database and user '*' or a name; the password a
+// value, not a placeholder or a secret's name (mypassword), not digits
+// only (ratios, times), not a short word. Five hexadecimal groups are an IPv6 address's. The span is the
+// password.
+func pgpassAt(s string, i int) match {
+	// The host, back to the start of the record.
+	k := i
+	for k > 0 && i-k <= 255 && isHostByte(s[k-1]) {
+		k--
+	}
+	var quote byte
+	if k > 0 {
+		switch c := s[k-1]; {
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case !isSpaceByte(c):
+			return noMatch
+		}
+	}
+	host := s[k:i]
+	if host != "*" && !validPgHost(host) {
+		return noMatch
+	}
+	// The port, database and user.
+	var fields [4]string
+	fields[0] = host
+	j := i + 1
+	for f := 1; f < 4; f++ {
+		e := j
+		for e < len(s) && e-j <= 255 && s[e] != ':' && !isSpaceByte(s[e]) && s[e] != quote {
+			if s[e] == '\\' {
+				e++
+			}
+			e++
+		}
+		if e >= len(s) || s[e] != ':' || e == j {
+			return noMatch
+		}
+		fields[f] = s[j:e]
+		j = e + 1
+	}
+	if !isPgPort(fields[1]) || !isPgName(fields[2]) || !isPgName(fields[3]) {
+		return noMatch
+	}
+	// The password: to the closing quote, else to a blank; no ':' left.
+	start, end := j, j
+	for end < len(s) && end-start < maxValueLen && !isSpaceByte(s[end]) && s[end] != quote {
+		if s[end] == ':' {
+			return noMatch // a sixth field
+		}
+		if s[end] == '\\' && end+1 < len(s) {
+			end++
+		}
+		end++
+	}
+	v := s[start:end]
+	if !literal(v, 4) || onlyDigits(v) || onlyLetters(v) && len(v) < 8 || namesSecret(v) {
+		return noMatch
+	}
+	if isHexGroup(host) && isHexGroup(fields[1]) && isHexGroup(fields[2]) && isHexGroup(fields[3]) && isHexGroup(v) {
+		return noMatch
+	}
+	return match{p: pPgpass, at: i, start: start, end: end}
+}
+
+// isHostByte reports whether c may be part of a host name or an IPv4
+// address.
+func isHostByte(c byte) bool {
+	return isASCIIWord(c) || c == '.' || c == '-' || c == '*'
+}
+
+// validPgHost reports whether h is a host name (a letter in it) or an
+// IPv4 address, not a bare number.
+func validPgHost(h string) bool {
+	if h == "" || strings.IndexByte(h, '*') >= 0 || h[0] == '.' || h[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if isASCIILetter(h[i]) {
+			return true
+		}
+	}
+	return strings.Count(h, ".") == 3
+}
+
+// isPgPort reports whether p is '*' or a port number.
+func isPgPort(p string) bool {
+	return p == "*" || len(p) <= 5 && onlyDigits(p)
+}
+
+// isPgName reports whether n is '*' or a database or user name: word
+// bytes, '.', '-', '$' and '@' (Azure's user@server).
+func isPgName(n string) bool {
+	if n == "*" {
+		return true
+	}
+	for i := 0; i < len(n); i++ {
+		if c := n[i]; !isASCIIWord(c) && c != '.' && c != '-' && c != '$' && c != '@' {
+			return false
+		}
+	}
+	return n != ""
+}
+
+// isHexGroup reports whether g is one to four hexadecimal digits.
+func isHexGroup(g string) bool {
+	return g != "" && len(g) <= 4 && isHexRun(g)
+}
+
+func onlyDigits(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isDigit(v[i]) {
+			return false
+		}
+	}
+	return v != ""
+}

@@ -14,8 +14,10 @@
 // The battery is the reference's 26 patterns followed by a superset of our
 // own (superset.go): passwords in URLs, Bearer and Basic header values,
 // this server's bdn_ tokens, AWS secret keys, NAME=secret assignments,
-// Azure keys and SAS signatures, PEM body lines, and the prefixed tokens
-// of other vendors (vendor.go). A field is also looked at as a reader
+// passwords in words (also in other languages) and on command lines,
+// Azure keys and SAS signatures, PEM body lines, tokens known by their
+// structure (cloud.go), and the prefixed tokens of other vendors
+// (vendor.go). A field is also looked at as a reader
 // sees it (unmasked: no zero-width characters, full-width letters as
 // ASCII).
 //

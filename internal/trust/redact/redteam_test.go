@@ -37,28 +37,14 @@ var knownMisses = map[string]string{
 	// AI vendors.
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
-	// Chat and webhooks.
-	"chat/discord-bot": "no pattern for Discord bot tokens (base64 id, timestamp, HMAC)",
-	// Cloud providers.
-	"table/azure-client-secret": "the Azure AD client secret shape (...8Q~...) is unknown, and a table cell has no name",
-	"chat/terraform-cloud":      "the Terraform Cloud .atlasv1. token shape is unknown",
-	"chat/firebase-fcm":         "the FCM server key shape (AAAA...:APA91b...) is unknown",
 	// Private keys and encoded key material.
-	"ppk/putty-private-lines":   "a PuTTY Private-Lines body (44 characters) is shorter than a PEM body line (64 to 76) and has no BEGIN line",
 	"note/eth-private-key":      `"private key" with a space is neither the reference's private[_-]?key nor a one-word secret name; 0x and 64 hex digits have no prefix`,
 	"json/docker-config-auth":   "a base64 user:password outside a Basic header (documented limit); auth is no secret name",
 	"yaml/k8s-dockerconfigjson": "base64 of a JSON that holds a password is not decoded (documented limit)",
 	// Connection strings and config files.
-	"pgpass":                "a .pgpass line is colon-separated fields with no name next to the password",
 	"hcl/terraform-default": `the value is assigned to default; the secret's name is the variable label "db_password", where \bpassword\b does not match after '_'`,
-	// Command lines.
-	"cli/net-user": "'net user NAME PASSWORD' gives the password as a bare positional argument",
-	"cli/cmdkey":   "the Windows-style option /pass: is not known",
 	// Secrets in words.
-	"words/rotated-to":        `"password to X": the spoken form needs "is"; a field is flagged by the keyword only`,
-	"words/password-for-host": `"password for db-prod: X": the name before ':' is db-prod; a field is flagged by the keyword only`,
-	"words/japanese":          "a non-English keyword (パスワード) is known to no pattern",
-	"words/bip39-seed":        "a mnemonic seed phrase is plain words, with no shape",
+	"words/bip39-seed": "a mnemonic seed phrase is plain words, with no shape",
 	// Split, encoded, disguised.
 	"split/ghp-over-lines":          "each half is shorter than ghp_'s 36 characters; no pattern joins lines",
 	"split/concatenated-in-code":    "prefix and body are separate string literals; the body alone is opaque",

@@ -25,19 +25,42 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 			prevWord = false
 			continue
 		case bWord:
+			if !prevWord && isDigit(s[i]) {
+				// A card number or a Telegram bot token starts a word of
+				// digits of those lengths.
+				end := wordEnd(s, i)
+				if n := end - i; n == 4 || n >= 8 && n <= maxCardDigits {
+					if m := digitStartAt(s, i, end, enabled); m.p >= 0 {
+						return m, maybeFold
+					}
+				}
+			}
 			prevWord = true
 			continue
 		case bHigh:
 			prevWord = false
 			continue
+		case bLocalLead:
+			prevWord = false
+			if m := highAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
+			continue
 		case bFoldLead:
 			prevWord, maybeFold = false, true
+			if m := highAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
+			continue
+		case bPunct:
+			prevWord = false
+			if m := punctAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
 			continue
 		case bDot:
 			prevWord = false
-			if hasPrefixFold(s[i+1:], "env") {
-				cand = 1 << pDotenv
-			}
+			cand = dotCandidates(s, i)
 		case bDash:
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
@@ -49,6 +72,19 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 				if m := urlPasswordAt(s, i); m.p >= 0 {
 					return m, maybeFold
 				}
+			}
+			if s[i] == ':' {
+				if m := colonAt(s, i, enabled); m.p >= 0 {
+					return m, maybeFold
+				}
+			}
+			if s[i] == '>' {
+				if enabled&(1<<pConfigValue) != 0 {
+					if m := xmlSecretAt(s, i); m.p >= 0 {
+						return m, maybeFold
+					}
+				}
+				continue // an XML element's text, not an assignment's operator
 			}
 			if enabled&assignmentMask != 0 {
 				if m := assignmentAt(s, i); m.p >= 0 && enabled&(1<<m.p) != 0 {

@@ -15,8 +15,12 @@ import (
 // every reference pattern begins with a Python \b followed by an ASCII
 // letter, except dotenv ('.') and pem_private_key ("-----BEGIN "); the
 // superset's start at a word too ("Bearer", "Basic", "bdn_", "aws", a
-// secret access key's name) or at the operator of an assignment or a URL's
-// "://" (':' and '='). At such a place a short prefix test selects
+// secret access key's name, "net", "Private-Lines:", a Discord token's
+// first two bytes, the word for a password in another language) or at
+// the operator of an assignment or a URL's "://" (':' and '='), or at a
+// few bytes of their own ('.' of .atlasv1., '~' of an Azure secret's
+// Q~, '/' of a Windows option, the lead byte of a non-ASCII word for a
+// password). At such a place a short prefix test selects
 // candidate patterns, the leading \b is checked with Python's Unicode
 // notion of a word character, and only then is the candidate's regexp or
 // matcher run, anchored there. Benign text almost never gets that far. PEM
@@ -54,14 +58,16 @@ func containsAny(s string, enabled uint64) (found, maybeRare bool) {
 
 // Byte classes for scan.
 const (
-	bOther    = iota // ASCII non-word byte
-	bWord            // ASCII word byte that cannot start a pattern
-	bStart           // ASCII letter that can start a pattern
-	bDot             // '.'
-	bDash            // '-'
-	bOp              // ':', '=' or '>'
-	bHigh            // byte of a multi-byte sequence (or invalid)
-	bFoldLead        // lead byte of U+0130, U+0131, U+017F or U+212A, or of a rune unmasked replaces
+	bOther     = iota // ASCII non-word byte
+	bWord             // ASCII word byte that cannot start a pattern
+	bStart            // ASCII letter that can start a pattern
+	bDot              // '.'
+	bDash             // '-'
+	bOp               // ':', '=' or '>'
+	bHigh             // byte of a multi-byte sequence (or invalid)
+	bFoldLead         // lead byte of U+0130, U+0131, U+017F or U+212A, or of a rune unmasked replaces
+	bPunct            // '~' or '/', where a few patterns are looked for (punctAt)
+	bLocalLead        // lead byte of a non-ASCII word for a password (highAt)
 )
 
 var byteClass = func() (t [256]uint8) {
@@ -76,10 +82,19 @@ var byteClass = func() (t [256]uint8) {
 	for _, c := range []byte("abceghiklmnprsxyABCEGHIKLMNPRSXY") {
 		t[c] = bStart
 	}
-	for _, v := range vendorTokens {
-		t[v.prefix[0]] = bStart
+	for _, h := range exactHeads() {
+		t[h[0]] = bStart
+	}
+	for _, p := range localizedPairs {
+		t[p[0]], t[upperASCII(p[0])] = bStart, bStart
 	}
 	t['.'], t['-'] = bDot, bDash
+	t['~'], t['/'] = bPunct, bPunct
+	for c := utf8.RuneSelf; c < 256; c++ {
+		if localizedLead[c] && t[c] == bHigh {
+			t[c] = bLocalLead
+		}
+	}
 	t[':'], t['='], t['>'] = bOp, bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
 	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF and U+FF01 to U+FF5E (U+200B to U+200D and U+2060 lead with 0xe2)
@@ -113,13 +128,28 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 		case bHigh:
 			prevWord = false
 			continue
+		case bLocalLead:
+			prevWord = false
+			if m := highAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
+			continue
 		case bFoldLead:
 			prevWord, maybeFold = false, true
+			if m := highAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
+			continue
+		case bPunct:
+			prevWord = false
+			if m := punctAt(s, i, enabled); m.p >= 0 {
+				return m, maybeFold
+			}
 			continue
 		case bDot:
 			prevWord = false
-			if hasPrefixFold(s[i+1:], "env") {
-				cand = 1 << pDotenv
+			if i+1 < len(s) && (s[i+1]|0x20 == 'e' || s[i+1] == 'a') {
+				cand = dotCandidates(s, i)
 			}
 		case bDash:
 			prevWord = false
@@ -145,6 +175,11 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 				// (a password right after the ':'; not a time or a port:
 				// 09:30, host:3306)
 				if m := dsnPasswordAt(s, i); m.p >= 0 {
+					return m, maybeFold
+				}
+			}
+			if s[i] == ':' && i+1 < len(s) && (s[i+1] == 'A' || s[i+1] == '*' || isDigit(s[i+1])) {
+				if m := colonAt(s, i, enabled); m.p >= 0 {
 					return m, maybeFold
 				}
 			}
@@ -226,6 +261,9 @@ func matchAt(s string, i, p int, span bool) match {
 	case pVendorToken:
 		return vendorTokenAt(s, i)
 	case pSpokenAssignment:
+		if lowerASCII(s[i]) == 'p' {
+			return passwordPhraseAt(s, i)
+		}
 		return spokenAssignmentAt(s, i)
 	case pCLICredential:
 		if s[i] != '-' {
@@ -240,6 +278,16 @@ func matchAt(s string, i, p int, span bool) match {
 		return directiveAt(s, i)
 	case pCookie:
 		return cookieAt(s, i)
+	case pDiscordToken:
+		return discordTokenAt(s, i)
+	case pTerraformToken:
+		return terraformTokenAt(s, i)
+	case pPuTTYKey:
+		return puttyPrivateAt(s, i)
+	case pWindowsCredential:
+		return netCommandAt(s, i)
+	case pLocalPassword:
+		return localizedPasswordAt(s, i)
 	}
 	re := anchored[p]
 	if !span {
@@ -277,7 +325,10 @@ func trimWordEnd(s string, i, end int) int {
 // case-insensitive patterns are compared case-insensitively, the others
 // exactly. A candidate only has to be possible; its regexp decides.
 func wordStartCandidates(t string) uint64 {
-	m := bit(len(t) > 1 && vendorHead(t) && vendorPrefixAt(t), pVendorToken)
+	m := bit(len(t) > 1 && exactHead(t) && vendorPrefixAt(t), pVendorToken)
+	if len(t) > 1 && localizedHeadSet[t[0]][t[1]>>6]>>(t[1]&63)&1 != 0 {
+		m |= bit(localizedStart(t), pLocalPassword)
+	}
 	switch t[0] | 0x20 {
 	case 'a':
 		m |= bit(sepFold(t, "api", 'k'), pAPIKey) |
@@ -312,13 +363,20 @@ func wordStartCandidates(t string) uint64 {
 	case 'l':
 		m |= bit(strings.HasPrefix(t, base64PEMPrefix), pBase64PEM)
 	case 'n':
-		m |= bit(strings.HasPrefix(t, "npm_"), pNPM)
+		m |= bit(isDiscordHead(t), pDiscordToken) |
+			bit(strings.HasPrefix(t, "npm_"), pNPM) |
+			bit(hasPrefixFold(t, "net") && len(t) > 3 && (t[3] == ' ' || t[3] == '\t'), pWindowsCredential)
 	case 'm':
-		m |= bit(hasPrefixFold(t, "masterauth"), pConfigValue)
+		m |= bit(isDiscordHead(t), pDiscordToken) |
+			bit(hasPrefixFold(t, "masterauth"), pConfigValue)
+	case 'o':
+		m |= bit(isDiscordHead(t), pDiscordToken)
 	case 'p':
 		m |= bit(hasPrefixFold(t, "password"), pPassword) |
 			bit(hasPrefixFold(t, "password "), pConfigValue) |
 			bit(hasPrefixFold(t, "passwd"), pPasswd) |
+			bit(hasPrefixFold(t, "pass"), pSpokenAssignment) |
+			bit(strings.HasPrefix(t, puttyPrivateHeader), pPuTTYKey) |
 			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
 	case 'r':
 		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t) |
@@ -338,14 +396,28 @@ func wordStartCandidates(t string) uint64 {
 }
 
 // wordStartPairs are the first two letters, lower case, of every prefix
-// wordStartCandidates tests, but the vendor tokens' (vendor.go), whose
-// prefixes are case-sensitive: vendorHead tests their first two bytes.
-const wordStartPairs = "ac ai ak ap as au aw ba bd be cl co ey gh gi gl hf is ke kk ls ma np pa pk pr re rk se sk ss st xo ya"
+// wordStartCandidates tests, but the vendor tokens' (vendor.go) and a
+// Discord token's, whose prefixes are case-sensitive (exactHead tests
+// their first two bytes), and the words for a password in other
+// languages (words.go), whose pairs localizedPairs adds.
+const wordStartPairs = "ac ai ak ap as au aw ba bd be cl co ey gh gi gl hf is ke kk ls ma ne np pa pk pr re rk se sk ss st xo ya"
+
+// allWordStartPairs are wordStartPairs and localizedPairs, each once.
+var allWordStartPairs = func() (pairs []string) {
+	seen := map[string]bool{}
+	for _, p := range append(strings.Fields(wordStartPairs), localizedPairs...) {
+		if !seen[p] {
+			seen[p] = true
+			pairs = append(pairs, p)
+		}
+	}
+	return pairs
+}()
 
 // secondLetters[c-'a'] has bit l-'a' set when a prefix tested by
 // wordStartCandidates begins with the letters c and l (lower case).
 var secondLetters = func() (t [26]uint32) {
-	for _, pair := range strings.Fields(wordStartPairs) {
+	for _, pair := range allWordStartPairs {
 		t[pair[0]-'a'] |= 1 << (pair[1] - 'a')
 	}
 	return t
@@ -359,7 +431,95 @@ func mayStartPattern(t string) bool {
 		return false
 	}
 	l := (t[1] | 0x20) - 'a'
-	return l < 26 && secondLetters[(t[0]|0x20)-'a']>>l&1 != 0 || vendorHead(t)
+	return l < 26 && secondLetters[(t[0]|0x20)-'a']>>l&1 != 0 || exactHead(t)
+}
+
+// exactHeads are the first two bytes of the prefixes tested case by
+// case: the vendor tokens', a Discord token's, and those of the words
+// for a password whose second letter is not ASCII (lösenord).
+func exactHeads() []string {
+	var heads []string
+	for _, v := range vendorTokens {
+		heads = append(heads, v.prefix[:2])
+	}
+	heads = append(heads, discordHeads...)
+	return append(heads, localizedHeads...)
+}
+
+// exactHead reports whether the first two bytes of t (two at least) are
+// one of exactHeads: the scan's cheap test, exact as the prefixes are,
+// so that prose words pass it seldom.
+func exactHead(t string) bool {
+	return exactHeadSet[t[0]][t[1]>>6]>>(t[1]&63)&1 != 0
+}
+
+// exactHeadSet[c] is the set of the bytes that follow c in one of
+// exactHeads (a 256-bit set, four words).
+var exactHeadSet = func() (t [256][4]uint64) {
+	for _, h := range exactHeads() {
+		c0, c1 := h[0], h[1]
+		t[c0][c1>>6] |= 1 << (c1 & 63)
+	}
+	return t
+}()
+
+// dotCandidates returns the patterns that may match at s[i] == '.': a
+// dotenv name, a Terraform Cloud token's marker.
+func dotCandidates(s string, i int) uint64 {
+	switch {
+	case hasPrefixFold(s[i+1:], "env"):
+		return 1 << pDotenv
+	case strings.HasPrefix(s[i:], terraformMarker):
+		return 1 << pTerraformToken
+	}
+	return 0
+}
+
+// colonAt runs the patterns found at a ':' by what follows it: an FCM
+// server key's marker, a .pgpass line's port.
+func colonAt(s string, i int, enabled uint64) match {
+	if i+1 >= len(s) {
+		return noMatch
+	}
+	switch c := s[i+1]; {
+	case c == 'A':
+		if enabled&(1<<pFCMServerKey) != 0 && strings.HasPrefix(s[i:], fcmMarker) {
+			return fcmServerKeyAt(s, i)
+		}
+	case isDigit(c) || c == '*':
+		if enabled&(1<<pPgpass) != 0 {
+			return pgpassAt(s, i)
+		}
+	}
+	return noMatch
+}
+
+// punctAt runs the patterns found at a '~' (an Azure client secret's
+// "Q~") or a '/' (a Windows option: /pass:X).
+func punctAt(s string, i int, enabled uint64) match {
+	switch s[i] {
+	case '~':
+		if i >= 5 && s[i-1] == 'Q' && enabled&(1<<pAzureClientSecret) != 0 {
+			return azureClientSecretAt(s, i)
+		}
+	case '/':
+		if i+2 < len(s) && (s[i+1]|0x20) == 'p' && enabled&(1<<pWindowsCredential) != 0 {
+			return slashOptionAt(s, i)
+		}
+	}
+	return noMatch
+}
+
+// highAt runs, at a non-ASCII lead byte, the words for a password that
+// start with it (Turkish, Russian, Chinese, Japanese, Korean). It stays
+// out of scan's loop, which ASCII text runs through.
+//
+//go:noinline
+func highAt(s string, i int, enabled uint64) match {
+	if localizedLead[s[i]] && enabled&(1<<pLocalPassword) != 0 {
+		return localizedPasswordAt(s, i)
+	}
+	return noMatch
 }
 
 // asciiWord[c] is isASCIIWord(c).
@@ -424,6 +584,13 @@ func hasPrefixFold(s, prefix string) bool {
 		}
 	}
 	return true
+}
+
+func upperASCII(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
 }
 
 func lowerASCII(c byte) byte {

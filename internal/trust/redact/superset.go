@@ -15,8 +15,11 @@ import (
 // it, which is what Span replaces; Secret only asks whether there is one.
 //
 // The matchers are here and, by theme, in vendor.go (prefixed tokens),
-// cli.go (command lines), web.go (headers, webhooks, bot tokens),
-// config.go (configuration without an assignment) and card.go.
+// cloud.go (tokens known by their structure), cli.go (command lines,
+// Windows's too), web.go (headers, webhooks, bot tokens), config.go
+// (configuration without an assignment, key and password files),
+// words.go (passwords in words, in English and other languages) and
+// card.go.
 //
 // They are written to stay quiet on documentation: on the docs corpora in
 // testdata and the demo corpus and library, none of them fires (see
@@ -44,6 +47,14 @@ const (
 	pDSNPassword
 	pConfigValue
 	pCookie
+	pDiscordToken
+	pTerraformToken
+	pFCMServerKey
+	pAzureClientSecret
+	pPuTTYKey
+	pPgpass
+	pWindowsCredential
+	pLocalPassword
 	numPatterns
 )
 
@@ -75,7 +86,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pPEMBody - numReference: {"pem_body", false,
 		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path, that is not an SSH public key's: the lines, the shorter last one and an END line"},
 	pSpokenAssignment - numReference: {"spoken_assignment", true,
-		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'): the value"},
+		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'); and password (passwd, passphrase) to a value that looks like a secret (8 characters or more, a letter and a digit or symbol, not words decorated with digits: not 1Password, Summer2024), or for a host: and a value of 8 characters or more with a digit or symbol (root password for db-prod: ...): the value"},
 	pCLICredential - numReference: {"cli_credential", false,
 		"a command-line option that names a secret, with its value (--password Sup3r, --token=abc123, --api-key, --client-secret, ...; 4 characters or more), or curl's user option with a password (-u admin:pw, --user admin:pw), after a blank or a quote; not a placeholder ($TOKEN, <token>, TOKEN): the value, or the password"},
 	pPaymentCard - numReference: {"payment_card", false,
@@ -94,6 +105,22 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a secret in a configuration file written without '=' or ':': an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), redis.conf's requirepass and masterauth, netrc's password after a login: the value"},
 	pCookie - numReference: {"cookie_value", true,
 		"a Cookie or Set-Cookie header: ':' then name=value and the rest of the line (a session id is a credential): the header's value"},
+	pDiscordToken - numReference: {"discord_bot_token", false,
+		"a Discord bot token: the bot's id in base64 (23 to 28 characters, starting M, N or O and then D, T, j or z, as the base64 of a decimal id does), '.', 6 characters, '.', and 27 or more base64url characters, at word boundaries: the token"},
+	pTerraformToken - numReference: {"terraform_cloud_token", false,
+		"a Terraform Cloud / HCP Terraform API token: 14 letters and digits, .atlasv1. and 60 or more base64url characters, at word boundaries: the token"},
+	pFCMServerKey - numReference: {"fcm_server_key", false,
+		"a Firebase Cloud Messaging legacy server key: AAAA and 7 base64url characters, :APA91b and 100 or more base64url characters, at word boundaries: the key"},
+	pAzureClientSecret - numReference: {"azure_client_secret", false,
+		"an Azure AD (Entra ID) client secret: 3 characters, a digit, Q~ and 31 to 34 characters of [A-Za-z0-9_~.-] with upper case, lower case and a digit, at boundaries, with or without a name next to it: the secret"},
+	pPuTTYKey - numReference: {"putty_private_key", false,
+		"the private part of a PuTTY key file (.ppk): the lines of base64 after Private-Lines: N (N lines of 64 characters at most, 16 characters or more in all): the lines"},
+	pPgpass - numReference: {"pgpass_password", false,
+		"a .pgpass line, hostname:port:database:username:password, exactly five fields (each of the first four may be *, the port is digits or *, the host a name or an address), on its own or between blanks or quotes: the password"},
+	pWindowsCredential - numReference: {"windows_cli_credential", true,
+		"a password on a Windows command line: net user NAME PASSWORD (/add), net use [X:] \\\\server\\share PASSWORD, and the options /pass:X, /password:X and /p:X (cmdkey, winrs); not * (which asks for it), a placeholder, or /p:Name=Value (MSBuild's property): the password"},
+	pLocalPassword - numReference: {"localized_password", true,
+		"a password given after the word for it in another language (German Passwort, Kennwort; French mot de passe; Spanish contraseña; Portuguese senha; Dutch wachtwoord; Polish hasło; Swedish lösenord; Turkish şifre, parola; Russian пароль; Chinese 密码, 密碼; Japanese パスワード; Korean 비밀번호): after ':' or '=' (or their full-width forms) as secret_assignment takes a value, after the language's word for is (ist, est, es, é, is, to, är, это, 是, は, 는, ...) as spoken_assignment does: the value"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 }
@@ -288,7 +315,17 @@ func nameKind(name string) int {
 			return keyName(name[:len(name)-3])
 		}
 	}
+	if len(localizedByLast[lowerASCII(name[len(name)-1])]) > 0 && localizedSecretName(name) {
+		return pAssignment // DB_PASSWORT, senha (words.go)
+	}
 	return -1
+}
+
+// namesSecret reports whether v is itself a secret's name (password,
+// mypassword, secret, passwd): a documented command's placeholder, not
+// a value.
+func namesSecret(v string) bool {
+	return nameKind(v) == pAssignment
 }
 
 // keyName says whether a name ending with key (or keys), of which head

@@ -355,6 +355,10 @@ func FuzzSpan(f *testing.F) {
 		`"app:pw@tcp(db)/x"`, "a;PWD=secret;", "sshpass -p abcd1234 ssh x", "mysql -pabc123", `ConvertTo-SecureString "p4ss"`,
 		"<password>abc123</password>", `<add key="ApiSecret" value="x1y2z3"/>`, "requirepass abc123", "login a password b1c2d3",
 		"Cookie: sid=0123456789",
+		"MTA" + strings.Repeat("x", 21) + ".abcdef." + strings.Repeat("Y", 27), strings.Repeat("k", 14) + ".atlasv1." + strings.Repeat("z1", 30), "AAAA" + "abcdefg:APA91b" + strings.Repeat("Q9", 50), "ab1" + "8Q~" + strings.Repeat("aB3", 11),
+		"Private-Lines: 1\n" + pemLine[:44] + "\nPrivate-MAC: ab", "db:5432:app:app:" + "Xy12zz!q",
+		"net user bob " + "Xy12zz!q /add", `net use \\s\share ` + "Xy12zz!q", "cmdkey /pass:" + "Xy12zz",
+		"password to " + "Xy1#zz9!q", "password for db: " + "Xy1#zz9!q", "Passwort ist " + "Xy12zz99", "パスワードは " + "Xy12zz99 です",
 	} {
 		f.Add(s)
 	}

@@ -134,25 +134,8 @@ var vendorsByFirst = func() (t [256][]uint8) {
 	return t
 }()
 
-// vendorHead reports whether the first two bytes of t (two at least)
-// are those of a vendor token's prefix: the scan's cheap test, exact as
-// the prefixes are, so that prose words pass it seldom.
-func vendorHead(t string) bool {
-	return vendorHeads[t[0]][t[1]>>6]>>(t[1]&63)&1 != 0
-}
-
-// vendorHeads[c] is the set of the bytes that follow c in a vendor
-// token's prefix that starts with c (a 256-bit set, four words).
-var vendorHeads = func() (t [256][4]uint64) {
-	for _, v := range vendorTokens {
-		c0, c1 := v.prefix[0], v.prefix[1]
-		t[c0][c1>>6] |= 1 << (c1 & 63)
-	}
-	return t
-}()
-
 // vendorPrefixAt reports whether a vendor token's prefix starts t (which
-// vendorHead has let through: its first two bytes are a prefix's).
+// exactHead has let through: its first two bytes may be a prefix's).
 func vendorPrefixAt(t string) bool {
 	for _, k := range vendorsByFirst[t[0]] {
 		if strings.HasPrefix(t, vendorTokens[k].prefix) {

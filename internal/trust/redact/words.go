@@ -1,0 +1,392 @@
+package redact
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Secrets in words, beyond "NAME is value" (spokenAssignmentAt): the
+// English password given "to" or "for" a host, and the password named in
+// other languages.
+
+// passwordPhraseAt matches, at s[i:] ("pass" at a word boundary, any
+// case), the English word password (or passwd, passphrase) followed by
+//
+//   - "to" and a value that looks like a secret (looksLikeSecret: "rotated
+//     the password to Xk2#...", not "changed the password to something
+//     stronger" nor "saved the password to 1Password"), or
+//   - "for", a host or user name, and ':' or "is", then a value: after
+//     ':' 8 characters or more with a digit or symbol ("root password
+//     for db-prod: ..."), after "is" as spokenAssignmentAt takes one.
+//
+// The span is the value.
+func passwordPhraseAt(s string, i int) match {
+	j := i
+	for j < len(s) && isASCIILetter(s[j]) {
+		j++
+	}
+	if w := s[i:j]; !strings.EqualFold(w, "password") && !strings.EqualFold(w, "passwd") && !strings.EqualFold(w, "passphrase") {
+		return noMatch
+	}
+	k := skipBlanks(s, j)
+	if k == j {
+		return noMatch
+	}
+	switch {
+	case hasPrefixFold(s[k:], "to") && k+2 < len(s) && (s[k+2] == ' ' || s[k+2] == '\t'):
+		start, end, quoted := valueAt(s, skipBlanks(s, k+2), false)
+		if v := s[start:end]; (quoted || end > start) && looksLikeSecret(v) {
+			return match{p: pSpokenAssignment, at: i, start: start, end: end}
+		}
+	case hasPrefixFold(s[k:], "for") && k+3 < len(s) && (s[k+3] == ' ' || s[k+3] == '\t'):
+		h := skipBlanks(s, k+3)
+		e := h
+		for e < len(s) && e-h <= maxNameLen && (isNameByte(s[e]) || s[e] == '@') {
+			e++
+		}
+		for e > h && s[e-1] == '.' {
+			e--
+		}
+		if e == h || e-h > maxNameLen {
+			return noMatch
+		}
+		if e < len(s) && s[e] == ':' && !strings.HasPrefix(s[e:], "://") {
+			start, end, quoted := valueAt(s, skipBlanks(s, e+1), false)
+			v := s[start:end]
+			if quoted && plausibleValue(v, pAssignment, ':', true, true) ||
+				!quoted && secretShaped(v) {
+				return match{p: pSpokenAssignment, at: i, start: start, end: end}
+			}
+			return noMatch
+		}
+		if c := skipBlanks(s, e); c > e && hasPrefixFold(s[c:], "is") && c+2 < len(s) && (s[c+2] == ' ' || s[c+2] == '\t') {
+			if start, end, ok := spokenValue(s, skipBlanks(s, c+2), false); ok {
+				return match{p: pSpokenAssignment, at: i, start: start, end: end}
+			}
+		}
+	}
+	return noMatch
+}
+
+// valueAt reads the value that starts at s[j]: in quotes (ASCII ones, or
+// in the other languages' 「」, “” and « »), up to the closing one; bare,
+// up to what ends a value, without the sentence's punctuation, and, in
+// another language's text (asciiOnly), up to its first non-ASCII
+// character. quoted says the value was quoted.
+func valueAt(s string, j int, asciiOnly bool) (start, end int, quoted bool) {
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		start = j + 1
+		window := s[start:min(len(s), start+maxValueLen)]
+		n := strings.IndexByte(window, s[j])
+		if n < 0 {
+			return start, start, false
+		}
+		return start, start + n, true
+	}
+	if asciiOnly {
+		for _, q := range [...][2]string{{"「", "」"}, {"“", "”"}, {"«", "»"}} {
+			if strings.HasPrefix(s[j:], q[0]) {
+				start = skipBlanks(s, j+len(q[0]))
+				window := s[start:min(len(s), start+maxValueLen)]
+				n := strings.Index(window, q[1])
+				if n < 0 {
+					return start, start, false
+				}
+				return start, start + len(strings.TrimRight(window[:n], " \t")), true
+			}
+		}
+	}
+	start, end = j, j
+	for end < len(s) && end-start < maxValueLen && !endsValue(s[end], false) && !(asciiOnly && s[end] >= utf8.RuneSelf) {
+		end++
+	}
+	for end > start && (s[end-1] == '.' || s[end-1] == ',' || s[end-1] == ':') {
+		end--
+	}
+	return start, end, false
+}
+
+// spokenValue reads a value given in words at s[j:] ("the password is
+// ..."), as spokenAssignmentAt takes one: quoted and not a placeholder,
+// or bare, 8 characters or more with a letter and a digit.
+func spokenValue(s string, j int, asciiOnly bool) (start, end int, ok bool) {
+	start, end, quoted := valueAt(s, j, asciiOnly)
+	v := s[start:end]
+	if quoted {
+		return start, end, plausibleValue(v, pAssignment, ':', true, true)
+	}
+	letter, digit := false, false
+	for n := 0; n < len(v); n++ {
+		letter = letter || isASCIILetter(v[n])
+		digit = digit || isDigit(v[n])
+	}
+	return start, end, len(v) >= 8 && letter && digit && !isPlaceholder(v)
+}
+
+// passwordWord is the word for a password in a language: its forms
+// (lower case, a longer one before its prefix), and the words that say
+// "is" after it. spaced says that the language writes words apart, so
+// the keyword stands between word boundaries; Chinese and Japanese do
+// not, and Korean glues its particles (는) to the word.
+type passwordWord struct {
+	lang    string
+	forms   []string
+	copulas []string
+	spaced  bool
+}
+
+// passwordWords are the words for a password in other languages than
+// English. A value follows one after ':' or '=' (or '：', '＝'), as a
+// secret-named assignment takes it, or after one of the copulas, as a
+// value said in words is taken ("" for a language that puts the value
+// right after the word). The ASCII forms also name secrets in
+// assignments (DB_PASSWORT=..., see localizedSecretName).
+var passwordWords = [...]passwordWord{
+	{"German", []string{"passwort", "kennwort"}, []string{"ist", "lautet"}, true},
+	{"French", []string{"mot de passe", "mot-de-passe"}, []string{"est"}, true},
+	{"Spanish", []string{"contraseña", "contrasena"}, []string{"es"}, true},
+	{"Portuguese", []string{"senha"}, []string{"é", "e"}, true},
+	{"Dutch", []string{"wachtwoord"}, []string{"is"}, true},
+	{"Polish", []string{"hasło", "hasła", "haslo"}, []string{"to", "jest", "brzmi"}, true},
+	{"Swedish", []string{"lösenordet", "lösenord"}, []string{"är"}, true},
+	{"Turkish", []string{"şifresi", "şifreniz", "şifre", "parolası", "parola"}, []string{""}, true},
+	{"Russian", []string{"пароль", "пароля"}, []string{"—", "–", "-", "это"}, true},
+	{"Chinese", []string{"密码", "密碼"}, []string{"是", "为", "為"}, false},
+	{"Japanese", []string{"パスワード"}, []string{"は"}, false},
+	{"Korean", []string{"비밀번호"}, []string{"는", "가"}, false},
+}
+
+// localizedFirst[c] lists the indexes in passwordWords of the words with
+// a form whose first byte, in either case, is c.
+var localizedFirst = func() (t [256][]uint8) {
+	for i, w := range passwordWords {
+		for _, f := range w.forms {
+			for _, c := range firstBytes(f) {
+				if len(t[c]) == 0 || t[c][len(t[c])-1] != uint8(i) {
+					t[c] = append(t[c], uint8(i))
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// firstBytes returns the first byte of form f in lower and upper case
+// (one byte when the letter has no case).
+func firstBytes(f string) []byte {
+	r, _ := utf8.DecodeRuneInString(f)
+	lo, up := string(unicode.ToLower(r)), string(unicode.ToUpper(r))
+	if lo[0] == up[0] {
+		return []byte{lo[0]}
+	}
+	return []byte{lo[0], up[0]}
+}
+
+// localizedPairs are the first two letters, lower case, of the ASCII
+// forms whose second letter is ASCII: the scan's pair table takes them
+// (scan.go). localizedHeads are the first two bytes, in both cases, of
+// the ASCII forms whose second letter is not (lö...): exact heads.
+var localizedPairs, localizedHeads = func() (pairs, heads []string) {
+	for _, w := range passwordWords {
+		for _, f := range w.forms {
+			if f[0] >= utf8.RuneSelf {
+				continue
+			}
+			if f[1] < utf8.RuneSelf {
+				pairs = append(pairs, f[:2])
+				continue
+			}
+			heads = append(heads, f[:2], strings.ToUpper(f[:1])+f[1:2])
+		}
+	}
+	return pairs, heads
+}()
+
+// localizedHeadSet[c] is the set of the bytes that follow c in the
+// first two bytes of an ASCII form of passwordWords, in either case: the
+// cheap test before localizedStart (a 256-bit set, four words).
+var localizedHeadSet = func() (t [256][4]uint64) {
+	add := func(c0, c1 byte) { t[c0][c1>>6] |= 1 << (c1 & 63) }
+	for _, p := range localizedPairs {
+		for _, c0 := range []byte{p[0], upperASCII(p[0])} {
+			add(c0, p[1])
+			add(c0, upperASCII(p[1]))
+		}
+	}
+	for _, h := range localizedHeads {
+		add(h[0], h[1])
+	}
+	return t
+}()
+
+// localizedLead[c] says whether a form of passwordWords starts with the
+// non-ASCII lead byte c: the scan tries them at such a byte.
+var localizedLead = func() (t [256]bool) {
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = len(localizedFirst[c]) > 0
+	}
+	return t
+}()
+
+// localizedStart reports whether t (at a word boundary, or anywhere for
+// the unspaced languages' non-ASCII forms) may start a form of
+// passwordWords: the scan's candidate test.
+func localizedStart(t string) bool {
+	for _, k := range localizedFirst[t[0]] {
+		for _, f := range passwordWords[k].forms {
+			if _, ok := foldPrefix(t, f); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldPrefix reports whether s starts with form f (lower case) under
+// simple case folding, rune by rune, and how many bytes of s it takes.
+// ASCII against ASCII is compared byte by byte; a non-ASCII letter of s
+// is folded (İ is i, K the Kelvin sign is k).
+func foldPrefix(s, f string) (int, bool) {
+	n := 0
+	for k := 0; k < len(f); {
+		if n >= len(s) {
+			return 0, false
+		}
+		if c, fc := s[n], f[k]; c < utf8.RuneSelf && fc < utf8.RuneSelf {
+			if lowerASCII(c) != fc {
+				return 0, false
+			}
+			n, k = n+1, k+1
+			continue
+		}
+		fr, fw := utf8.DecodeRuneInString(f[k:])
+		r, w := utf8.DecodeRuneInString(s[n:])
+		if r != fr && unicode.ToLower(r) != fr {
+			return 0, false
+		}
+		n, k = n+w, k+fw
+	}
+	return n, true
+}
+
+// localizedPasswordAt matches, at s[i:], a word for a password in another
+// language (passwordWords) and the value given after it: after ':', '=',
+// '：' or '＝' as a secret-named assignment's (DB password: ... ),
+// after the language's copula as a value in words (Das Passwort ist
+// "...", パスワードは ... です). In a spaced language the word stands
+// between word boundaries. The span is the value.
+func localizedPasswordAt(s string, i int) match {
+	for _, k := range localizedFirst[s[i]] {
+		w := &passwordWords[k]
+		if w.spaced && i > 0 {
+			if r, _ := utf8.DecodeLastRuneInString(s[:i]); isPyWord(r) {
+				continue
+			}
+		}
+		for _, f := range w.forms {
+			n, ok := foldPrefix(s[i:], f)
+			if !ok {
+				continue
+			}
+			j := i + n
+			if w.spaced && j < len(s) {
+				if r, _ := utf8.DecodeRuneInString(s[j:]); isPyWord(r) {
+					continue // a longer word: Passwortmanager
+				}
+			}
+			if m := localizedValueAt(s, i, j, w); m.p >= 0 {
+				return m
+			}
+			break
+		}
+	}
+	return noMatch
+}
+
+// localizedValueAt matches the value given after the word for a password
+// that ends at s[j], in language w.
+func localizedValueAt(s string, i, j int, w *passwordWord) match {
+	k := skipBlanks(s, j)
+	if strings.HasPrefix(s[k:], "\u3000") {
+		k = skipBlanks(s, k+len("\u3000"))
+	}
+	// An operator: the value of an assignment.
+	op, n := byte(0), 0
+	switch {
+	case k < len(s) && (s[k] == ':' || s[k] == '='):
+		op, n = s[k], 1
+	case strings.HasPrefix(s[k:], "："):
+		op, n = ':', len("：")
+	case strings.HasPrefix(s[k:], "＝"):
+		op, n = '=', len("＝")
+	}
+	if op != 0 {
+		if strings.HasPrefix(s[k+n:], "//") || op == ':' && strings.HasPrefix(s[k+n:], ":") {
+			return noMatch
+		}
+		v := skipBlanks(s, k+n)
+		start, end, quoted := valueAt(s, v, true)
+		if !plausibleValue(s[start:end], pAssignment, op, quoted, k > j || v > k+n) {
+			return noMatch
+		}
+		return match{p: pLocalPassword, at: i, start: start, end: end}
+	}
+	// A copula: a value in words.
+	for _, c := range w.copulas {
+		if c == "" {
+			if k == j {
+				continue // the value follows the word after a blank
+			}
+		} else {
+			n, ok := foldPrefix(s[k:], c)
+			if !ok {
+				continue
+			}
+			if w.spaced {
+				if e := k + n; e >= len(s) || s[e] != ' ' && s[e] != '\t' {
+					continue
+				}
+			}
+			if w.spaced && k == j {
+				continue // no blank between the word and its copula
+			}
+			k += n
+		}
+		v := skipBlanks(s, k)
+		if strings.HasPrefix(s[v:], "\u3000") {
+			v = skipBlanks(s, v+len("\u3000"))
+		}
+		if start, end, ok := spokenValue(s, v, true); ok {
+			return match{p: pLocalPassword, at: i, start: start, end: end}
+		}
+		return noMatch
+	}
+	return noMatch
+}
+
+// localizedSecretName reports whether name, before an operator, ends with
+// an ASCII form of a word for a password (DB_PASSWORT, mysql_kennwort,
+// senha): forms of 8 letters or more as a suffix, shorter ones whole or
+// after '_', '-' or '.'.
+func localizedSecretName(name string) bool {
+	for _, f := range localizedByLast[lowerASCII(name[len(name)-1])] {
+		if len(f) >= 8 && hasSuffixFold(name, f) || shortSecretName(name, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// localizedByLast[c] lists the forms of passwordWords made of ASCII
+// letters only that end with the letter c.
+var localizedByLast = func() (t [256][]string) {
+	for _, w := range passwordWords {
+		for _, f := range w.forms {
+			if onlyLetters(f) {
+				t[f[len(f)-1]] = append(t[f[len(f)-1]], f)
+			}
+		}
+	}
+	return t
+}()
