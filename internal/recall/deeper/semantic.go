@@ -97,8 +97,10 @@ type semantic struct {
 	timeout time.Duration
 	log     *slog.Logger
 
-	mu       sync.Mutex
-	cache    map[[sha256.Size]byte][]float32 // unit vectors by digest of the text
+	mu sync.Mutex
+	// cache holds unit vectors by digest of their text; each is a row of
+	// a segment's vectors, not a copy.
+	cache    map[[sha256.Size]byte][]float32
 	queue    []*segment
 	queued   map[*segment]bool
 	running  bool
@@ -179,7 +181,9 @@ func (s *semantic) work() {
 }
 
 // prune keeps the cache to the vectors of the latest view's segments
-// (all embedded when the queue is empty). s.mu is held.
+// (all embedded when the queue is empty), each now pointing into the
+// segment that holds it, so the vectors of replaced segments are freed.
+// s.mu is held.
 func (s *semantic) prune() {
 	keep := make(map[[sha256.Size]byte][]float32, len(s.cache))
 	for _, seg := range s.latest.segs {
@@ -188,7 +192,7 @@ func (s *semantic) prune() {
 			continue
 		}
 		for i, k := range sv.keys {
-			if v, ok := s.cache[k]; ok && sv.has[i] {
+			if v := sv.at(int32(i)); v != nil {
 				keep[k] = v
 			}
 		}
@@ -241,11 +245,11 @@ func (s *semantic) embedSegment(seg *segment) error {
 		for j, v := range vecs {
 			embed.Normalize(v)
 			k := sha256.Sum256([]byte(batch[start+j]))
-			s.cache[k] = v
 			for _, i := range waiting[k] {
 				copy(sv.data[i*dim:], v)
 				sv.has[i] = true
 			}
+			s.cache[k] = sv.at(int32(waiting[k][0]))
 		}
 		s.mu.Unlock()
 	}
