@@ -14,6 +14,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
 // The semantic arm.
@@ -260,7 +261,7 @@ func (s *semantic) embedSegment(seg *segment) error {
 // embedText is what the embedder sees of document i of seg: the row's
 // words, redacted as a reader would see them, without the markup of its
 // context line; "" for a row that says nothing (an entity without a
-// summary).
+// summary) or that redaction replaced whole (it holds a credential).
 func embedText(seg *segment, i int) string {
 	d := seg.docs[i]
 	m := seg.m
@@ -281,7 +282,11 @@ func embedText(seg *segment, i int) string {
 	case kindNote:
 		parts = []string{m.Notes[d.pos].Text}
 	}
-	return safe(strings.Join(slices.DeleteFunc(parts, func(p string) bool { return strings.TrimSpace(p) == "" }), ". "), maxEmbedRunes)
+	text := safe(strings.Join(slices.DeleteFunc(parts, func(p string) bool { return strings.TrimSpace(p) == "" }), ". "), maxEmbedRunes)
+	if text == redact.Sentinel {
+		return ""
+	}
+	return text
 }
 
 // promptVector embeds the prompt within the timeout.

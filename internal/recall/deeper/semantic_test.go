@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
 // readTestVectors reads testdata/memoryset/vectors/use-lite.vec.gz (its
@@ -308,12 +308,10 @@ func TestSemanticArm(t *testing.T) {
 		}
 	})
 
-	t.Run("a new row is embedded alone, and secrets never reach the embedder", func(t *testing.T) {
+	t.Run("a new row is embedded alone, and a row with a secret not at all", func(t *testing.T) {
 		dir := t.TempDir()
 		semanticLibrary(t, dir, others)
-		secret := "Rahul: the wifi key is hunter2, and my token is ghp_" + strings.Repeat("a1B2", 9)
-		vecs2 := maps.Clone(vecs)
-		f := &fakeEmbedder{vecs: vecs2}
+		f := &fakeEmbedder{vecs: vecs}
 		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
 		waitEmbedded(t, s, question)
 		rowsAsked := func(from int) []string {
@@ -323,26 +321,22 @@ func TestSemanticArm(t *testing.T) {
 			t.Fatalf("%d rows embedded, want %d", n, len(others))
 		}
 		before := len(f.texts())
-		// The redacted form of the secret note is what the server may
-		// be asked for.
-		redacted := safe(secret, maxEmbedRunes)
-		if redacted == secret {
-			t.Fatalf("the secret note is not redacted: %q", redacted)
+		// A row the redaction replaces whole says nothing to embed.
+		secret := "Rahul: the wifi key is hunter2, and my token is ghp_" + strings.Repeat("a1B2", 9)
+		if safe(secret, maxEmbedRunes) != redact.Sentinel {
+			t.Fatalf("the secret note is not redacted whole: %q", safe(secret, maxEmbedRunes))
 		}
-		f.mu.Lock()
-		f.vecs[redacted] = vecs[flat]
-		f.mu.Unlock()
-		semanticLibrary(t, dir, append(slices.Clone(others), secret))
+		semanticLibrary(t, dir, append(slices.Clone(others), secret, flat))
 		waitUntil(t, func() bool {
 			p := ask(t, s, question, visibility.Team)
-			return p.Semantic.Rows == len(others)+1
+			return p.Semantic.Rows == len(others)+1 && p.Semantic.Pending == 0
 		})
-		if rows := rowsAsked(before); len(rows) != 1 || rows[0] != redacted {
-			t.Errorf("after adding one row the embedder was asked for %q, want only the redacted new row", rows)
+		if rows := rowsAsked(before); len(rows) != 1 || rows[0] != flat {
+			t.Errorf("after adding two rows the embedder was asked for %q, want only the new row without a secret", rows)
 		}
 		for _, text := range f.texts() {
-			if strings.Contains(text, "hunter2") || strings.Contains(text, "ghp_") {
-				t.Errorf("a secret reached the embedder: %q", text)
+			if strings.Contains(text, "hunter2") || strings.Contains(text, "ghp_") || strings.Contains(text, redact.Sentinel) {
+				t.Errorf("the secret row reached the embedder: %q", text)
 			}
 		}
 	})
