@@ -12,9 +12,11 @@ package deeper
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
@@ -105,4 +107,55 @@ func BenchmarkDeeperContextAfterChange(b *testing.B) {
 		s.index.mu.Unlock()
 		s.DeeperContext(context.Background(), req)
 	}
+}
+
+// hashEmbedder is an in-process stand-in for an embedding model of dim
+// dimensions: a text's vector counts its words, hashed. Its answers mean
+// little; it measures what the semantic arm costs around a model.
+type hashEmbedder struct{ dim int }
+
+func (e hashEmbedder) Name() string { return fmt.Sprintf("hash:%d", e.dim) }
+func (e hashEmbedder) Dim() int     { return e.dim }
+func (e hashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, e.dim)
+		for _, w := range strings.Fields(t) {
+			h := fnv.New32a()
+			h.Write([]byte(w))
+			v[h.Sum32()%uint32(e.dim)]++
+		}
+		v[0] += 0.01
+		out[i] = v
+	}
+	return out, nil
+}
+
+// BenchmarkDeeperContextSemantic is BenchmarkDeeperContext with the
+// semantic arm, its embedder in process (hashEmbedder, 768 dimensions,
+// as nomic-embed-text's), once every row is embedded: the cost of the
+// cosine scan over the library's rows and of the fusion. It reports the
+// rows compared and the vectors' memory.
+func BenchmarkDeeperContextSemantic(b *testing.B) {
+	store, _ := benchService(b)
+	s := New(store, Options{Embedder: hashEmbedder{768}})
+	req := Request{Prompt: benchPrompt(), AccessLevel: "team", Level: visibility.Team}
+	var rows int
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		p := s.DeeperContext(context.Background(), req)
+		if p.Semantic != nil && p.Semantic.Status == "ok" && p.Semantic.Pending == 0 {
+			rows = p.Semantic.Rows
+			b.Logf("%d rows embedded in %s", rows, time.Since(start).Round(time.Millisecond))
+			break
+		}
+		if time.Since(start) > 10*time.Minute {
+			b.Fatalf("not embedded after 10 minutes: %+v", p.Semantic)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s.DeeperContext(context.Background(), req)
+	}
+	b.ReportMetric(float64(rows), "rows")
 }
