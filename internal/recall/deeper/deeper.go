@@ -385,7 +385,16 @@ func (s *Service) local(req Request, blank bool, vec <-chan promptVec) localResu
 	}
 	hits, qs := view.search(q)
 	if vec != nil {
-		pv := <-vec // within the embedder's timeout
+		// The embedder's deadline bounds the wait; the timer guards
+		// against an embedder that ignores its context.
+		var pv promptVec
+		timer := time.NewTimer(s.sem.timeout + time.Second)
+		select {
+		case pv = <-vec:
+		case <-timer.C:
+			pv = promptVec{err: context.DeadlineExceeded, latency: s.sem.timeout + time.Second}
+		}
+		timer.Stop()
 		var near []hit
 		rows, pending := 0, 0
 		if pv.err == nil {

@@ -215,10 +215,10 @@ func (v *view) search(q query) ([]hit, []qterm) {
 	qs := queryTerms(v, segs, q)
 	tags := tagWords(q.prompt)
 	want := asksFor(q.prompt)
-	named := promptWords(q.prompt)
 	if len(qs) == 0 && len(q.anchors) == 0 && len(tags) == 0 {
 		return nil, qs
 	}
+	named := promptWords(q.prompt)
 
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
@@ -299,9 +299,17 @@ func (v *view) search(q query) ([]hit, []qterm) {
 			boost = namedAgentBoost
 		}
 		var speakers []uint16 // the segment's speakers the prompt names
-		for w := range named {
-			if n := s.speakers[w]; n != 0 {
-				speakers = append(speakers, n)
+		if len(s.speakers) <= len(named) {
+			for w, n := range s.speakers {
+				if named[w] {
+					speakers = append(speakers, n)
+				}
+			}
+		} else {
+			for w := range named {
+				if n := s.speakers[w]; n != 0 {
+					speakers = append(speakers, n)
+				}
 			}
 		}
 		for _, id := range sc.touched {

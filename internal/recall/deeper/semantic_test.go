@@ -388,3 +388,32 @@ func waitUntil(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// stuckEmbedder never answers and ignores its context.
+type stuckEmbedder struct{ release chan struct{} }
+
+func (stuckEmbedder) Name() string { return "stuck" }
+func (stuckEmbedder) Dim() int     { return 4 }
+func (e stuckEmbedder) Embed(context.Context, []string) ([][]float32, error) {
+	<-e.release
+	return nil, fmt.Errorf("released")
+}
+
+// TestSemanticArmOutlivesAStuckEmbedder: an embedder that ignores its
+// context delays a call by its timeout and a second at most, and the call
+// answers lexically.
+func TestSemanticArmOutlivesAStuckEmbedder(t *testing.T) {
+	dir := t.TempDir()
+	semanticLibrary(t, dir, []string{"Rahul: the brewery opens on Friday."})
+	e := stuckEmbedder{release: make(chan struct{})}
+	defer close(e.release)
+	s := New(openStore(t, dir), Options{Embedder: e, EmbedTimeout: 50 * time.Millisecond})
+	start := time.Now()
+	p := ask(t, s, "when does the brewery open?", visibility.Team)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the call took %s", took)
+	}
+	if p.Semantic == nil || p.Semantic.Status != "timeout" || len(p.Items) != 1 {
+		t.Errorf("semantic %+v, %d items; want a timeout and the lexical item", p.Semantic, len(p.Items))
+	}
+}
