@@ -19,6 +19,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
 	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 	"github.com/getbourdon/bourdon-go/internal/requests"
+	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
 // docsFlags select the documentation corpus and the embedder.
@@ -97,7 +98,8 @@ func (f *docsFlags) readDocsConfig() error {
 	return nil
 }
 
-// embedder returns the configured HTTP embedder, nil for the offline one.
+// embedder returns the configured HTTP embedder, which sees every text
+// redacted; nil for the offline one.
 func (e embedderConfig) embedder() (embed.Embedder, error) {
 	if e.Provider == "" && e.URL == "" {
 		return nil, nil
@@ -108,7 +110,13 @@ func (e embedderConfig) embedder() (embed.Embedder, error) {
 	if e.Model == "" || e.Dim <= 0 {
 		return nil, errors.New("an embedder needs --embedder-model and --embedder-dim (the vector length the model returns)")
 	}
-	return embed.NewHTTP(embed.HTTPConfig{Provider: embed.Provider(e.Provider), BaseURL: e.URL, Model: e.Model, Dim: e.Dim, Token: e.token, Timeout: 30 * time.Second})
+	h, err := embed.NewHTTP(embed.HTTPConfig{Provider: embed.Provider(e.Provider), BaseURL: e.URL, Model: e.Model, Dim: e.Dim, Token: e.token, Timeout: 30 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	// Nothing the battery flags leaves for the service: not a docs
+	// page's example key, nor one pasted into a prompt.
+	return embed.Redacting(h, redact.Span), nil
 }
 
 // spellingDictionary keeps docs search's spelling repair to misspelt

@@ -33,7 +33,8 @@ func letterVectors(text string) []float32 {
 // TestServeEmbedderReachesDeeperContext starts bourdon serve with
 // --embedder openai pointed at a fake OpenAI-compatible server, and asks
 // get_deeper_context over stdio until its semantic arm has embedded the
-// seed library: the payload reports it, and no private row was sent.
+// seed library: the payload reports it, no private row was sent, and a
+// credential in a prompt was replaced before it left.
 func TestServeEmbedderReachesDeeperContext(t *testing.T) {
 	var mu sync.Mutex
 	var asked []string
@@ -83,12 +84,22 @@ func TestServeEmbedderReachesDeeperContext(t *testing.T) {
 	if rows, _ := semantic["rows"].(float64); rows < 4 {
 		t.Errorf("semantic status %v: want the seed library's team rows compared", semantic)
 	}
+	// A credential pasted into a prompt is replaced before the prompt
+	// leaves; the words around it go.
+	token := "ghp_" + strings.Repeat("A1b2C3d4", 4) + "wxyz"
+	mcptest.CallJSON(t, cs, "get_deeper_context", map[string]any{"prompt": "codex work with token " + token})
 	mu.Lock()
 	defer mu.Unlock()
 	if !slices.Contains(asked, "codex work on the federation") {
 		t.Errorf("the prompt was not embedded: %q", asked)
 	}
+	if !slices.ContainsFunc(asked, func(text string) bool { return strings.HasPrefix(text, "codex work with token [redacted") }) {
+		t.Errorf("the prompt with a token was not embedded redacted: %q", asked)
+	}
 	for _, text := range asked {
+		if strings.Contains(text, token) {
+			t.Errorf("a token reached the embedder: %q", text)
+		}
 		// The seed library's private rows: an entity of each agent and a
 		// session.
 		if strings.Contains(text, "Internal Notes: codex private") || strings.Contains(text, "Q2 numbers") || strings.Contains(text, "private review") {

@@ -34,6 +34,27 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// Redacting returns e with every text passed through clean before e sees
+// it: for a service outside the process, so that no credential leaves it
+// (bourdon serve passes redact.Span, which replaces each credential and
+// keeps the words around it).
+func Redacting(e Embedder, clean func(string) string) Embedder {
+	return redacting{e, clean}
+}
+
+type redacting struct {
+	Embedder
+	clean func(string) string
+}
+
+func (r redacting) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = r.clean(t)
+	}
+	return r.Embedder.Embed(ctx, out)
+}
+
 // Check verifies that vecs answers a batch of n texts from an embedder of
 // dimension dim: n vectors of dim finite numbers each.
 func Check(vecs [][]float32, n, dim int) error {
