@@ -6,7 +6,9 @@ import (
 	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -58,7 +60,8 @@ func TestServeEmbedderReachesDeeperContext(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	cmd := exec.Command(binary, "serve", "--library", seedLibrary(t), "--quiet",
+	lib := seedLibrary(t)
+	cmd := exec.Command(binary, "serve", "--library", lib, "--quiet",
 		"--embedder", "openai", "--embedder-url", srv.URL, "--embedder-model", "fake", "--embedder-dim", "32")
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
@@ -83,6 +86,16 @@ func TestServeEmbedderReachesDeeperContext(t *testing.T) {
 	}
 	if rows, _ := semantic["rows"].(float64); rows < 4 {
 		t.Errorf("semantic status %v: want the seed library's team rows compared", semantic)
+	}
+	// The vectors are kept in the library's .bourdon directory.
+	cache := filepath.Join(lib, ".bourdon", "deeper-vectors")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(cache); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no vector cache at %s after 30 s", cache)
+		}
 	}
 	// A credential pasted into a prompt is replaced before the prompt
 	// leaves; the words around it go.

@@ -260,6 +260,9 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		DefaultAccess: cfg.defaultAccess,
 		TurnEnv:       turn.Env{Getenv: cfg.env.get},
 	}
+	if emb != nil && pg == nil { // the semantic arm's vectors, kept beside the other caches
+		opts.DeeperOptions.VectorCache = filepath.Join(lib.Root(), ".bourdon", "deeper-vectors")
+	}
 	store := federation.NewWithDocuments(lib, libraryDocuments(lib.Root(), writer.Store()))
 	if opts.Requests, err = requestStore(lib.Root(), writer.Store(), cfg.github); err != nil {
 		return err

@@ -80,6 +80,9 @@ type Options struct {
 	// within EmbedTimeout (default 2s); nil ranks lexically only.
 	Embedder     embed.Embedder
 	EmbedTimeout time.Duration
+	// VectorCache, when set, is a file where the semantic arm keeps its
+	// vectors, so a restart embeds only the rows it has not seen.
+	VectorCache string
 	// Logger receives the details of L2 and embedder failures (the
 	// payload only names their kind); nil logs nothing.
 	Logger *slog.Logger
@@ -110,7 +113,7 @@ func New(src Source, opts Options) *Service {
 	}
 	s := &Service{src: src, opts: opts, index: newIndex()}
 	if opts.Embedder != nil {
-		s.sem = newSemantic(opts.Embedder, opts.EmbedTimeout, opts.Logger)
+		s.sem = newSemantic(opts.Embedder, opts.EmbedTimeout, opts.Logger, opts.VectorCache)
 	}
 	return s
 }

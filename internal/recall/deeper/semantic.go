@@ -5,7 +5,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"io/fs"
 	"log/slog"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -94,9 +96,10 @@ func (sv *segVectors) at(i int32) []float32 {
 // semantic embeds the library's rows in the background and ranks rows by
 // their closeness to a prompt.
 type semantic struct {
-	emb     embed.Embedder
-	timeout time.Duration
-	log     *slog.Logger
+	emb       embed.Embedder
+	timeout   time.Duration
+	log       *slog.Logger
+	cachePath string // the vectors on disk (vectorcache.go); "" for none
 
 	mu sync.Mutex
 	// cache holds unit vectors by digest of their text; each is a row of
@@ -107,13 +110,26 @@ type semantic struct {
 	running  bool
 	failedAt time.Time
 	latest   *view // the view last tracked: what the cache keeps
+	dirty    bool  // vectors embedded since the cache file was written
 }
 
-func newSemantic(emb embed.Embedder, timeout time.Duration, log *slog.Logger) *semantic {
+// newSemantic returns the arm of embedder emb; cachePath, when not "",
+// is the file its vectors are read from now and kept in.
+func newSemantic(emb embed.Embedder, timeout time.Duration, log *slog.Logger, cachePath string) *semantic {
 	if timeout <= 0 {
 		timeout = DefaultEmbedTimeout
 	}
-	return &semantic{emb: emb, timeout: timeout, log: log, cache: map[[sha256.Size]byte][]float32{}, queued: map[*segment]bool{}}
+	s := &semantic{emb: emb, timeout: timeout, log: log, cachePath: cachePath, cache: map[[sha256.Size]byte][]float32{}, queued: map[*segment]bool{}}
+	if cachePath != "" {
+		vecs, err := readVectorCache(cachePath, emb.Name(), emb.Dim())
+		switch {
+		case err == nil:
+			s.cache = vecs
+		case !errors.Is(err, fs.ErrNotExist) && log != nil:
+			log.Warn("the semantic arm's vector cache is not used; the library's rows are embedded again", "file", cachePath, "err", err)
+		}
+	}
+	return s
 }
 
 // track queues the view's segments that have no vectors yet and starts
@@ -149,7 +165,16 @@ func (s *semantic) work() {
 		if len(s.queue) == 0 {
 			s.running = false
 			s.prune()
+			var save map[[sha256.Size]byte][]float32
+			if s.dirty && s.cachePath != "" {
+				save, s.dirty = maps.Clone(s.cache), false
+			}
 			s.mu.Unlock()
+			if save != nil {
+				if err := writeVectorCache(s.cachePath, s.emb.Name(), s.emb.Dim(), save); err != nil && s.log != nil {
+					s.log.Warn("writing the semantic arm's vector cache failed", "file", s.cachePath, "err", err)
+				}
+			}
 			return
 		}
 		seg := s.queue[0]
@@ -252,6 +277,7 @@ func (s *semantic) embedSegment(seg *segment) error {
 			}
 			s.cache[k] = sv.at(int32(waiting[k][0]))
 		}
+		s.dirty = true
 		s.mu.Unlock()
 	}
 	seg.vecs.Store(sv)
