@@ -135,6 +135,22 @@ func (s msScore) values() (recall5, mrr float64) {
 	return s.recall / float64(max(s.n, 1)), s.rr / float64(max(s.n, 1))
 }
 
+// msScores accumulates scores by split and system.
+type msScores map[[2]string]*msScore
+
+func (m msScores) add(split, system string, ranked, answers []string) {
+	k := [2]string{split, system}
+	if m[k] == nil {
+		m[k] = &msScore{}
+	}
+	m[k].add(ranked, answers)
+}
+
+// values are the recall@5 and MRR of a split and system.
+func (m msScores) values(split, system string) (recall5, mrr float64) {
+	return m[[2]string{split, system}].values()
+}
+
 // bourdonRanking asks get_deeper_context (at team level, as the tool
 // does by default) and returns the turn ids of its note items, in rank
 // order. Across agents, a turn id is counted as the asked dialogue's:
@@ -232,15 +248,7 @@ var listRankings = flag.Bool("memoryset.list", false, "TestMemoryRecall: log the
 
 func TestMemoryRecall(t *testing.T) {
 	set := readMemorySet(t)
-	type key struct{ split, system string }
-	scores := map[key]*msScore{}
-	score := func(split, system string, ranked, answers []string) {
-		k := key{split, system}
-		if scores[k] == nil {
-			scores[k] = &msScore{}
-		}
-		scores[k].add(ranked, answers)
-	}
+	scores := msScores{}
 	questions := map[string]int{}
 	for _, d := range set {
 		s := New(msLibrary(t, d), Options{})
@@ -248,8 +256,8 @@ func TestMemoryRecall(t *testing.T) {
 		for _, q := range d.questions {
 			questions[d.split]++
 			ranked := bourdonRanking(s, Request{Prompt: q.text})
-			score(d.split, "bourdon", ranked, q.answers)
-			score(d.split, "bm25", base.rank(q.text), q.answers)
+			scores.add(d.split, "bourdon", ranked, q.answers)
+			scores.add(d.split, "bm25", base.rank(q.text), q.answers)
 			if testing.Verbose() && d.split == "dev" {
 				t.Logf("%s %-8s %v got %v  %s", d.name, q.kind, q.answers, ranked[:min(5, len(ranked))], q.text)
 			}
@@ -264,8 +272,8 @@ func TestMemoryRecall(t *testing.T) {
 	pooled := New(msPooledLibrary(t, set), Options{})
 	for _, d := range set {
 		for _, q := range d.questions {
-			score(d.split, "pooled, agents filter", bourdonRanking(pooled, Request{Prompt: q.text, Agents: []string{d.agent}}), q.answers)
-			score(d.split, "pooled, no filter", bourdonRanking(pooled, Request{Prompt: q.text}), q.answers)
+			scores.add(d.split, "pooled, agents filter", bourdonRanking(pooled, Request{Prompt: q.text, Agents: []string{d.agent}}), q.answers)
+			scores.add(d.split, "pooled, no filter", bourdonRanking(pooled, Request{Prompt: q.text}), q.answers)
 		}
 	}
 
@@ -276,8 +284,8 @@ func TestMemoryRecall(t *testing.T) {
 		s := New(msPooledLibrary(t, []*msDialogue{long}), Options{})
 		base := newPlainBM25(long)
 		for _, q := range d.questions {
-			score(d.split, "long, bourdon", bourdonRanking(s, Request{Prompt: q.text}), q.answers)
-			score(d.split, "long, bm25", base.rank(q.text), q.answers)
+			scores.add(d.split, "long, bourdon", bourdonRanking(s, Request{Prompt: q.text}), q.answers)
+			scores.add(d.split, "long, bm25", base.rank(q.text), q.answers)
 		}
 	}
 
@@ -293,10 +301,10 @@ func TestMemoryRecall(t *testing.T) {
 				questions[d.split]++
 				questions[d.split+", "+q.kind]++
 				ranked, plain := bourdonRanking(s, Request{Prompt: q.text}), base.rank(q.text)
-				score(d.split, "bourdon", ranked, q.answers)
-				score(d.split, "bm25", plain, q.answers)
-				score(d.split+", "+q.kind, "bourdon", ranked, q.answers)
-				score(d.split+", "+q.kind, "bm25", plain, q.answers)
+				scores.add(d.split, "bourdon", ranked, q.answers)
+				scores.add(d.split, "bm25", plain, q.answers)
+				scores.add(d.split+", "+q.kind, "bourdon", ranked, q.answers)
+				scores.add(d.split+", "+q.kind, "bm25", plain, q.answers)
 				if *listRankings && d.split != "longtest" {
 					t.Logf("%s %-8s %v got %v  %s", d.name, q.kind, q.answers, ranked, q.text)
 				}
@@ -309,12 +317,12 @@ func TestMemoryRecall(t *testing.T) {
 		}
 		for _, kind := range []string{"", ", single", ", multihop", ", temporal"} {
 			for _, system := range []string{"bourdon", "bm25"} {
-				r, m := scores[key{split + kind, system}].values()
+				r, m := scores.values(split+kind, system)
 				t.Logf("%-18s (%3d questions)  %-8s recall@5 %.3f  MRR %.3f", split+kind, questions[split+kind], system, r, m)
 			}
 		}
-		br, bm := scores[key{split, "bourdon"}].values()
-		pr, pm := scores[key{split, "bm25"}].values()
+		br, bm := scores.values(split, "bourdon")
+		pr, pm := scores.values(split, "bm25")
 		if br < pr || bm < pm {
 			t.Errorf("%s, bourdon (%.3f, %.3f) below bm25 (%.3f, %.3f)", split, br, bm, pr, pm)
 		}
@@ -325,12 +333,12 @@ func TestMemoryRecall(t *testing.T) {
 
 	for _, split := range []string{"dev", "test"} {
 		for _, system := range []string{"bourdon", "bm25", "long, bourdon", "long, bm25", "pooled, agents filter", "pooled, no filter"} {
-			r, m := scores[key{split, system}].values()
+			r, m := scores.values(split, system)
 			t.Logf("%-4s (%d questions)  %-22s recall@5 %.3f  MRR %.3f", split, questions[split], system, r, m)
 		}
 		for _, c := range [][2]string{{"bourdon", "bm25"}, {"long, bourdon", "long, bm25"}} {
-			br, bm := scores[key{split, c[0]}].values()
-			pr, pm := scores[key{split, c[1]}].values()
+			br, bm := scores.values(split, c[0])
+			pr, pm := scores.values(split, c[1])
 			if br < pr || bm < pm {
 				t.Errorf("%s, %s (%.3f, %.3f) below %s (%.3f, %.3f)", split, c[0], br, bm, c[1], pr, pm)
 			}

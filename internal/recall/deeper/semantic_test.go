@@ -180,15 +180,7 @@ func waitEmbedded(t testing.TB, s *Service, prompt string) {
 func TestMemoryRecallWithVectors(t *testing.T) {
 	vecs, dim := readTestVectors(t)
 	emb := startEmbedder(t, &fakeEmbedder{vecs: vecs}, dim)
-	type key struct{ split, system string }
-	scores := map[key]*msScore{}
-	score := func(split, system string, ranked, answers []string) {
-		k := key{split, system}
-		if scores[k] == nil {
-			scores[k] = &msScore{}
-		}
-		scores[k].add(ranked, answers)
-	}
+	scores := msScores{}
 	var splits []string
 	for _, file := range []string{"dialogues.txt", "long_dev.txt", "long_test.txt"} {
 		for _, d := range readMemoryFile(t, "testdata/memoryset/"+file) {
@@ -199,14 +191,14 @@ func TestMemoryRecallWithVectors(t *testing.T) {
 			lexical, semantic := New(lib, Options{}), New(lib, Options{Embedder: emb})
 			waitEmbedded(t, semantic, d.questions[0].text)
 			for _, q := range d.questions {
-				score(d.split, "lexical", bourdonRanking(lexical, Request{Prompt: q.text}), q.answers)
-				score(d.split, "vectors", bourdonRanking(semantic, Request{Prompt: q.text}), q.answers)
+				scores.add(d.split, "lexical", bourdonRanking(lexical, Request{Prompt: q.text}), q.answers)
+				scores.add(d.split, "vectors", bourdonRanking(semantic, Request{Prompt: q.text}), q.answers)
 			}
 		}
 	}
 	for _, split := range splits {
-		lr, lm := scores[key{split, "lexical"}].values()
-		vr, vm := scores[key{split, "vectors"}].values()
+		lr, lm := scores.values(split, "lexical")
+		vr, vm := scores.values(split, "vectors")
 		t.Logf("%-8s lexical recall@5 %.3f MRR %.3f   with vectors recall@5 %.3f MRR %.3f", split, lr, lm, vr, vm)
 		if f := vectorFloors[split]; vr < f[0] || vm < f[1] {
 			t.Errorf("%s with vectors: recall@5 %.3f MRR %.3f, floors %.2f %.2f", split, vr, vm, f[0], f[1])
