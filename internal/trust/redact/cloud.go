@@ -79,12 +79,8 @@ func terraformTokenAt(s string, i int) match {
 	if start > 0 && (isASCIIWord(s[start-1]) || s[start-1] == '.' || s[start-1] == '-') {
 		return noMatch
 	}
-	j := i + len(terraformMarker)
-	e := j
-	for e < len(s) && e-j <= maxVendorBody && b64url[s[e]] {
-		e++
-	}
-	if n := e - j; n < 60 || n > maxVendorBody || e < len(s) && isASCIIWord(s[e]) {
+	e, ok := tokenBody(s, i+len(terraformMarker), b64url, 60)
+	if !ok {
 		return noMatch
 	}
 	return match{p: pTerraformToken, at: i, start: start, end: e}
@@ -111,12 +107,8 @@ func fcmServerKeyAt(s string, i int) match {
 	if start > 0 && (b64url[s[start-1]] || s[start-1] >= 0x80) {
 		return noMatch
 	}
-	j := i + len(fcmMarker)
-	e := j
-	for e < len(s) && e-j <= maxVendorBody && b64url[s[e]] {
-		e++
-	}
-	if n := e - j; n < 100 || n > maxVendorBody || e < len(s) && isASCIIWord(s[e]) {
+	e, ok := tokenBody(s, i+len(fcmMarker), b64url, 100)
+	if !ok {
 		return noMatch
 	}
 	return match{p: pFCMServerKey, at: i, start: start, end: e}

@@ -158,12 +158,8 @@ func vendorTokenAt(s string, i int) match {
 			continue
 		}
 		start := i + len(v.prefix)
-		j := start
-		for j < len(s) && j-start <= maxVendorBody && v.class[s[j]] {
-			j++
-		}
-		n := j - start
-		if n < v.min || v.max > 0 && n > v.max || n > maxVendorBody || j < len(s) && isASCIIWord(s[j]) {
+		j, ok := tokenBody(s, start, v.class, v.min)
+		if !ok || v.max > 0 && j-start > v.max {
 			continue
 		}
 		if v.check != nil && !v.check(s[start:j]) {
@@ -172,6 +168,18 @@ func vendorTokenAt(s string, i int) match {
 		return match{p: pVendorToken, at: i, start: i, end: j}
 	}
 	return noMatch
+}
+
+// tokenBody returns the end of the run of class bytes at s[start:] and
+// whether it is a token's body: min to maxVendorBody bytes, with no word
+// byte right after it.
+func tokenBody(s string, start int, class *[256]bool, min int) (end int, ok bool) {
+	j := start
+	for j < len(s) && j-start <= maxVendorBody && class[s[j]] {
+		j++
+	}
+	n := j - start
+	return j, n >= min && n <= maxVendorBody && (j == len(s) || !isASCIIWord(s[j]))
 }
 
 // isHexRun reports whether s is made of hexadecimal digits only.
