@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,22 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getbourdon/bourdon-go/internal/testkit/embedtest"
 	"github.com/getbourdon/bourdon-go/internal/testkit/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// letterVectors is a stand-in embedding model: a text's vector counts its
-// lower-cased words, hashed into 32 dimensions.
-func letterVectors(text string) []float32 {
-	v := make([]float32, 32)
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		h := fnv.New32a()
-		h.Write([]byte(strings.Trim(w, ".,:;!?'\"()")))
-		v[h.Sum32()%32]++
-	}
-	v[0] += 0.01 // never a zero vector
-	return v
-}
 
 // TestServeEmbedderReachesDeeperContext starts bourdon serve with
 // --embedder openai pointed at a fake OpenAI-compatible server, and asks
@@ -54,7 +41,7 @@ func TestServeEmbedderReachesDeeperContext(t *testing.T) {
 		mu.Unlock()
 		data := make([]map[string]any, len(req.Input))
 		for i, text := range req.Input {
-			data[i] = map[string]any{"index": i, "embedding": letterVectors(text)}
+			data[i] = map[string]any{"index": i, "embedding": embedtest.Vector(text, 32)}
 		}
 		json.NewEncoder(w).Encode(map[string]any{"data": data})
 	}))

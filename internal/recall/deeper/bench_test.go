@@ -12,7 +12,6 @@ package deeper
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"runtime"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/testkit/embedtest"
 	"github.com/getbourdon/bourdon-go/internal/testkit/libgen"
 )
 
@@ -109,36 +109,14 @@ func BenchmarkDeeperContextAfterChange(b *testing.B) {
 	}
 }
 
-// hashEmbedder is an in-process stand-in for an embedding model of dim
-// dimensions: a text's vector counts its words, hashed. Its answers mean
-// little; it measures what the semantic arm costs around a model.
-type hashEmbedder struct{ dim int }
-
-func (e hashEmbedder) Name() string { return fmt.Sprintf("hash:%d", e.dim) }
-func (e hashEmbedder) Dim() int     { return e.dim }
-func (e hashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		v := make([]float32, e.dim)
-		for _, w := range strings.Fields(t) {
-			h := fnv.New32a()
-			h.Write([]byte(w))
-			v[h.Sum32()%uint32(e.dim)]++
-		}
-		v[0] += 0.01
-		out[i] = v
-	}
-	return out, nil
-}
-
 // BenchmarkDeeperContextSemantic is BenchmarkDeeperContext with the
-// semantic arm, its embedder in process (hashEmbedder, 768 dimensions,
+// semantic arm, its embedder in process (embedtest.Hashing, 768 dimensions,
 // as nomic-embed-text's), once every row is embedded: the cost of the
 // cosine scan over the library's rows and of the fusion. It reports the
 // rows compared and the vectors' memory.
 func BenchmarkDeeperContextSemantic(b *testing.B) {
 	store, _ := benchService(b)
-	s := New(store, Options{Embedder: hashEmbedder{768}})
+	s := New(store, Options{Embedder: embedtest.Hashing{Dims: 768}})
 	req := Request{Prompt: benchPrompt(), AccessLevel: "team", Level: visibility.Team}
 	var rows int
 	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
