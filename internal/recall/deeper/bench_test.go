@@ -118,18 +118,9 @@ func BenchmarkDeeperContextSemantic(b *testing.B) {
 	store, _ := benchService(b)
 	s := New(store, Options{Embedder: embedtest.Hashing{Dims: 768}})
 	req := Request{Prompt: benchPrompt(), AccessLevel: "team", Level: visibility.Team}
-	var rows int
-	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
-		p := s.DeeperContext(context.Background(), req)
-		if p.Semantic != nil && p.Semantic.Status == "ok" && p.Semantic.Pending == 0 {
-			rows = p.Semantic.Rows
-			b.Logf("%d rows embedded in %s", rows, time.Since(start).Round(time.Millisecond))
-			break
-		}
-		if time.Since(start) > 10*time.Minute {
-			b.Fatalf("not embedded after 10 minutes: %+v", p.Semantic)
-		}
-	}
+	start := time.Now()
+	rows := waitEmbedded(b, s, req.Prompt, 10*time.Minute).Semantic.Rows
+	b.Logf("%d rows embedded in %s", rows, time.Since(start).Round(time.Millisecond))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

@@ -459,7 +459,7 @@ func BenchmarkMemoryNotes10k(b *testing.B) {
 	}
 	bm25 := func(i int) { base.rank(prompts[i%len(prompts)]) }
 	ask(s)(0) // build the index
-	waitEmbedded(b, sv, prompts[0])
+	waitEmbedded(b, sv, prompts[0], 30*time.Second)
 	for _, c := range []struct {
 		name string
 		call func(int)

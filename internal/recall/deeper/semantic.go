@@ -241,6 +241,7 @@ func (s *semantic) embedSegment(seg *segment) error {
 		}
 	}
 	var batch []string                       // the texts to embed, each once
+	var batchKeys [][sha256.Size]byte        // their digests
 	waiting := map[[sha256.Size]byte][]int{} // their documents
 	s.mu.Lock()
 	for i, text := range texts {
@@ -254,6 +255,7 @@ func (s *semantic) embedSegment(seg *segment) error {
 		}
 		if waiting[sv.keys[i]] == nil {
 			batch = append(batch, text)
+			batchKeys = append(batchKeys, sv.keys[i])
 		}
 		waiting[sv.keys[i]] = append(waiting[sv.keys[i]], i)
 	}
@@ -270,7 +272,7 @@ func (s *semantic) embedSegment(seg *segment) error {
 		s.mu.Lock()
 		for j, v := range vecs {
 			embed.Normalize(v)
-			k := sha256.Sum256([]byte(batch[start+j]))
+			k := batchKeys[start+j]
 			for _, i := range waiting[k] {
 				copy(sv.data[i*dim:], v)
 				sv.has[i] = true

@@ -154,21 +154,19 @@ func (e tableEmbedder) Embed(_ context.Context, texts []string) ([][]float32, er
 	return out, nil
 }
 
-// waitEmbedded asks until the semantic arm has embedded every visible
-// row (pending 0), or fails the test after 30 s.
-func waitEmbedded(t testing.TB, s *Service, prompt string) {
+// waitEmbedded asks prompt (at team level) until the semantic arm has
+// embedded every visible row (pending 0), and returns that answer; it
+// fails the test after within.
+func waitEmbedded(t testing.TB, s *Service, prompt string, within time.Duration) Payload {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		p := s.DeeperContext(context.Background(), Request{Prompt: prompt, AccessLevel: "team", Level: visibility.Team})
-		if p.Semantic != nil && p.Semantic.Status == "ok" && p.Semantic.Pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("rows not embedded after 30 s: %+v", p.Semantic)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var p Payload
+	if !eventually(within, func() bool {
+		p = s.DeeperContext(context.Background(), Request{Prompt: prompt, AccessLevel: "team", Level: visibility.Team})
+		return p.Semantic != nil && p.Semantic.Status == "ok" && p.Semantic.Pending == 0
+	}) {
+		t.Fatalf("rows not embedded after %s: %+v", within, p.Semantic)
 	}
+	return p
 }
 
 // TestMemoryRecallWithVectors scores get_deeper_context with the semantic
@@ -189,7 +187,7 @@ func TestMemoryRecallWithVectors(t *testing.T) {
 			}
 			lib := msLibrary(t, d)
 			lexical, semantic := New(lib, Options{}), New(lib, Options{Embedder: emb})
-			waitEmbedded(t, semantic, d.questions[0].text)
+			waitEmbedded(t, semantic, d.questions[0].text, 30*time.Second)
 			for _, q := range d.questions {
 				scores.add(d.split, "lexical", bourdonRanking(lexical, Request{Prompt: q.text}), q.answers)
 				scores.add(d.split, "vectors", bourdonRanking(semantic, Request{Prompt: q.text}), q.answers)
@@ -252,7 +250,7 @@ func TestSemanticArm(t *testing.T) {
 		semanticLibrary(t, dir, append(slices.Clone(others), flat))
 		f := &fakeEmbedder{vecs: vecs}
 		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
-		waitEmbedded(t, s, question)
+		waitEmbedded(t, s, question, 30*time.Second)
 		p := ask(t, s, question, visibility.Team)
 		if p.Semantic == nil || p.Semantic.Status != "ok" || p.Semantic.Rows != len(others)+1 {
 			t.Fatalf("semantic status %+v", p.Semantic)
@@ -283,7 +281,7 @@ func TestSemanticArm(t *testing.T) {
 		writeAgent(t, dir, "chat", map[string]any{"notes": rows})
 		f := &fakeEmbedder{vecs: vecs}
 		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
-		waitEmbedded(t, s, question)
+		waitEmbedded(t, s, question, 30*time.Second)
 		if slices.Contains(f.texts(), flat) {
 			t.Error("the private note was sent to the embedder")
 		}
@@ -305,7 +303,7 @@ func TestSemanticArm(t *testing.T) {
 		semanticLibrary(t, dir, others)
 		f := &fakeEmbedder{vecs: vecs}
 		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
-		waitEmbedded(t, s, question)
+		waitEmbedded(t, s, question, 30*time.Second)
 		rowsAsked := func(from int) []string {
 			return slices.DeleteFunc(f.texts()[from:], func(text string) bool { return text == question })
 		}
@@ -371,13 +369,22 @@ func TestSemanticArm(t *testing.T) {
 	})
 }
 
+// eventually polls cond until it holds, for up to within, and reports
+// whether it did.
+func eventually(within time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
 // waitUntil polls cond for up to 30 s.
 func waitUntil(t *testing.T, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met after 30 s")
-		}
+	if !eventually(30*time.Second, cond) {
+		t.Fatal("condition not met after 30 s")
 	}
 }
 

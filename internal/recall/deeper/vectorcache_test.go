@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 )
@@ -90,7 +91,7 @@ func TestVectorCacheSurvivesARestart(t *testing.T) {
 	start := func() *fakeEmbedder {
 		f := &fakeEmbedder{vecs: vecs}
 		s := New(store, Options{Embedder: startEmbedder(t, f, dim), VectorCache: cache})
-		waitEmbedded(t, s, question)
+		waitEmbedded(t, s, question, 30*time.Second)
 		p := ask(t, s, question, visibility.Team)
 		if p.Semantic.Rows != len(notes) {
 			t.Fatalf("%d rows compared, want %d", p.Semantic.Rows, len(notes))
