@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,26 +22,8 @@ import (
 // seed library: the payload reports it, no private row was sent, and a
 // credential in a prompt was replaced before it left.
 func TestServeEmbedderReachesDeeperContext(t *testing.T) {
-	var mu sync.Mutex
-	var asked []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model string   `json:"model"`
-			Input []string `json:"input"`
-		}
-		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model != "fake" {
-			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
-			return
-		}
-		mu.Lock()
-		asked = append(asked, req.Input...)
-		mu.Unlock()
-		data := make([]map[string]any, len(req.Input))
-		for i, text := range req.Input {
-			data[i] = map[string]any{"index": i, "embedding": embedtest.Vector(text, 32)}
-		}
-		json.NewEncoder(w).Encode(map[string]any{"data": data})
-	}))
+	fake := &embedtest.Server{Model: "fake", Vectors: func(text string) ([]float32, bool) { return embedtest.Vector(text, 32), true }}
+	srv := httptest.NewServer(fake)
 	defer srv.Close()
 
 	lib := seedLibrary(t)
@@ -88,8 +67,7 @@ func TestServeEmbedderReachesDeeperContext(t *testing.T) {
 	// leaves; the words around it go.
 	token := "ghp_" + strings.Repeat("A1b2C3d4", 4) + "wxyz"
 	mcptest.CallJSON(t, cs, "get_deeper_context", map[string]any{"prompt": "codex work with token " + token})
-	mu.Lock()
-	defer mu.Unlock()
+	asked := fake.Texts()
 	if !slices.Contains(asked, "codex work on the federation") {
 		t.Errorf("the prompt was not embedded: %q", asked)
 	}

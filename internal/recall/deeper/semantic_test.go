@@ -5,21 +5,19 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
+	"github.com/getbourdon/bourdon-go/internal/testkit/embedtest"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
@@ -68,61 +66,16 @@ func readTestVectors(t testing.TB) (map[string][]float32, int) {
 	return out, dim
 }
 
-// fakeEmbedder is an OpenAI-compatible embedding server on loopback that
-// answers from a table of vectors; a text it does not know is a 400. It
-// records the texts it was asked for.
-type fakeEmbedder struct {
-	vecs  map[string][]float32
-	delay time.Duration
-
-	mu    sync.Mutex
-	asked []string
-	down  bool
-}
-
-func (f *fakeEmbedder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Input []string `json:"input"`
-	}
-	if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
-		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
-		return
-	}
-	time.Sleep(f.delay)
-	f.mu.Lock()
-	f.asked = append(f.asked, req.Input...)
-	down := f.down
-	f.mu.Unlock()
-	if down {
-		http.Error(w, `{"error":{"message":"model not loaded"}}`, http.StatusServiceUnavailable)
-		return
-	}
-	type datum struct {
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	var out struct {
-		Data []datum `json:"data"`
-	}
-	for i, text := range req.Input {
-		v, ok := f.vecs[text]
-		if !ok {
-			http.Error(w, fmt.Sprintf(`{"error":{"message":"unknown text %q"}}`, text), http.StatusBadRequest)
-			return
-		}
-		out.Data = append(out.Data, datum{i, v})
-	}
-	json.NewEncoder(w).Encode(out)
-}
-
-func (f *fakeEmbedder) texts() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.asked)
+// tableServer is a fake embedding service answering from vecs.
+func tableServer(vecs map[string][]float32) *embedtest.Server {
+	return &embedtest.Server{Vectors: func(text string) ([]float32, bool) {
+		v, ok := vecs[text]
+		return v, ok
+	}}
 }
 
 // startEmbedder serves f and returns a client of it.
-func startEmbedder(t testing.TB, f *fakeEmbedder, dim int) embed.Embedder {
+func startEmbedder(t testing.TB, f *embedtest.Server, dim int) embed.Embedder {
 	t.Helper()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
@@ -177,7 +130,7 @@ func waitEmbedded(t testing.TB, s *Service, prompt string, within time.Duration)
 //	go test -run TestMemoryRecallWithVectors -v ./internal/recall/deeper/
 func TestMemoryRecallWithVectors(t *testing.T) {
 	vecs, dim := readTestVectors(t)
-	emb := startEmbedder(t, &fakeEmbedder{vecs: vecs}, dim)
+	emb := startEmbedder(t, tableServer(vecs), dim)
 	scores := msScores{}
 	var splits []string
 	for _, file := range []string{"dialogues.txt", "long_dev.txt", "long_test.txt"} {
@@ -248,7 +201,7 @@ func TestSemanticArm(t *testing.T) {
 	t.Run("a row sharing no word with the prompt comes in by the semantic door", func(t *testing.T) {
 		dir := t.TempDir()
 		semanticLibrary(t, dir, append(slices.Clone(others), flat))
-		f := &fakeEmbedder{vecs: vecs}
+		f := tableServer(vecs)
 		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
 		waitEmbedded(t, s, question, 30*time.Second)
 		p := ask(t, s, question, visibility.Team)
@@ -279,10 +232,10 @@ func TestSemanticArm(t *testing.T) {
 			rows = append(rows, map[string]any{"date": "2026-03-01", "text": text, "visibility": "public"})
 		}
 		writeAgent(t, dir, "chat", map[string]any{"notes": rows})
-		f := &fakeEmbedder{vecs: vecs}
+		f := tableServer(vecs)
 		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
 		waitEmbedded(t, s, question, 30*time.Second)
-		if slices.Contains(f.texts(), flat) {
+		if slices.Contains(f.Texts(), flat) {
 			t.Error("the private note was sent to the embedder")
 		}
 		for _, level := range []visibility.Level{visibility.Public, visibility.Team, visibility.Private} {
@@ -301,16 +254,16 @@ func TestSemanticArm(t *testing.T) {
 	t.Run("a new row is embedded alone, and a row with a secret not at all", func(t *testing.T) {
 		dir := t.TempDir()
 		semanticLibrary(t, dir, others)
-		f := &fakeEmbedder{vecs: vecs}
+		f := tableServer(vecs)
 		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
 		waitEmbedded(t, s, question, 30*time.Second)
 		rowsAsked := func(from int) []string {
-			return slices.DeleteFunc(f.texts()[from:], func(text string) bool { return text == question })
+			return slices.DeleteFunc(f.Texts()[from:], func(text string) bool { return text == question })
 		}
 		if n := len(rowsAsked(0)); n != len(others) {
 			t.Fatalf("%d rows embedded, want %d", n, len(others))
 		}
-		before := len(f.texts())
+		before := len(f.Texts())
 		// A row the redaction replaces whole says nothing to embed.
 		secret := "Rahul: the wifi key is hunter2, and my token is ghp_" + strings.Repeat("a1B2", 9)
 		if safe(secret, maxEmbedRunes) != redact.Sentinel {
@@ -324,7 +277,7 @@ func TestSemanticArm(t *testing.T) {
 		if rows := rowsAsked(before); len(rows) != 1 || rows[0] != flat {
 			t.Errorf("after adding two rows the embedder was asked for %q, want only the new row without a secret", rows)
 		}
-		for _, text := range f.texts() {
+		for _, text := range f.Texts() {
 			if strings.Contains(text, "hunter2") || strings.Contains(text, "ghp_") || strings.Contains(text, redact.Sentinel) {
 				t.Errorf("the secret row reached the embedder: %q", text)
 			}
@@ -337,11 +290,11 @@ func TestSemanticArm(t *testing.T) {
 		lexical := ask(t, New(openStore(t, dir), Options{}), question, visibility.Team)
 		for _, c := range []struct {
 			name   string
-			f      *fakeEmbedder
+			f      *embedtest.Server
 			status string
 		}{
-			{"down", &fakeEmbedder{vecs: vecs, down: true}, "error"},
-			{"slow", &fakeEmbedder{vecs: vecs, delay: 300 * time.Millisecond}, "timeout"},
+			{"down", &embedtest.Server{Vectors: tableServer(vecs).Vectors, Down: true}, "error"},
+			{"slow", &embedtest.Server{Vectors: tableServer(vecs).Vectors, Delay: 300 * time.Millisecond}, "timeout"},
 		} {
 			s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, c.f, dim), EmbedTimeout: 100 * time.Millisecond})
 			p := ask(t, s, question, visibility.Team)
@@ -360,7 +313,7 @@ func TestSemanticArm(t *testing.T) {
 	t.Run("an empty prompt is not embedded", func(t *testing.T) {
 		dir := t.TempDir()
 		semanticLibrary(t, dir, others)
-		f := &fakeEmbedder{vecs: vecs}
+		f := tableServer(vecs)
 		s := New(openStore(t, dir), Options{Embedder: startEmbedder(t, f, dim)})
 		p := ask(t, s, "  ", visibility.Team)
 		if p.Semantic == nil || p.Semantic.Status != "skipped" {

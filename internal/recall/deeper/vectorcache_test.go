@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
+	"github.com/getbourdon/bourdon-go/internal/testkit/embedtest"
 )
 
 func TestVectorCacheRoundTrip(t *testing.T) {
@@ -85,11 +86,11 @@ func TestVectorCacheSurvivesARestart(t *testing.T) {
 	semanticLibrary(t, dir, notes)
 	cache := filepath.Join(t.TempDir(), "vectors")
 	store := openStore(t, dir)
-	rows := func(f *fakeEmbedder) int {
-		return len(slices.DeleteFunc(f.texts(), func(text string) bool { return text == question }))
+	rows := func(f *embedtest.Server) int {
+		return len(slices.DeleteFunc(f.Texts(), func(text string) bool { return text == question }))
 	}
-	start := func() *fakeEmbedder {
-		f := &fakeEmbedder{vecs: vecs}
+	start := func() *embedtest.Server {
+		f := tableServer(vecs)
 		s := New(store, Options{Embedder: startEmbedder(t, f, dim), VectorCache: cache})
 		waitEmbedded(t, s, question, 30*time.Second)
 		p := ask(t, s, question, visibility.Team)
