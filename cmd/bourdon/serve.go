@@ -32,6 +32,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/platform/endpoint"
 	"github.com/getbourdon/bourdon-go/internal/recall/deeper"
 	"github.com/getbourdon/bourdon-go/internal/recall/turn"
+	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 	"github.com/getbourdon/bourdon-go/internal/requests"
 	"github.com/getbourdon/bourdon-go/internal/trust"
 )
@@ -255,7 +256,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		Audit:         serverAudit(ctx, cfg.auditLog, writer.Store(), log),
 		Writer:        writer,
 		DeeperL2:      l2,
-		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout, Embedder: emb},
+		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout, Embedder: emb, Nouns: wordnet.DefaultNouns},
 		Peers:         peers,
 		DefaultAccess: cfg.defaultAccess,
 		TurnEnv:       turn.Env{Getenv: cfg.env.get},

@@ -119,3 +119,48 @@ func asksFor(prompt string) uint8 {
 	}
 	return 0
 }
+
+// notFocus are the words after "what" or "which" that start a clause
+// rather than name what is asked ("What did ...", "Which of ...").
+var notFocus = setOf("is was are were be been did does do done has have had the a an " +
+	"would will can could should might must shall this that these those it he she they you i we " +
+	"my your his her their its our of in on for about to from with by")
+
+// kindWords are the words of "what kind of X" that come before the X.
+var kindWords = setOf("kind kinds type types sort sorts")
+
+// focusWord returns the word a "what" or "which" question asks a kind
+// of, lower-cased: "injury" in "What injury did Tom get?", "guitar" in
+// "What kind of guitar did he buy?"; "" when the question asks no such
+// thing ("What did she cook?", "When ...").
+func focusWord(prompt string) string {
+	words := strings.Fields(strings.ToLower(boundRunes(prompt, maxPromptChars)))
+	for i, w := range words {
+		w = strings.Trim(w, "?,.!")
+		if w != "what" && w != "which" {
+			continue
+		}
+		rest := words[i+1:]
+		if len(rest) >= 2 && kindWords[rest[0]] && rest[1] == "of" {
+			rest = rest[2:]
+		}
+		if len(rest) == 0 {
+			return ""
+		}
+		f := strings.Trim(rest[0], "?,.!")
+		if notFocus[f] || !isLetters(f) {
+			return ""
+		}
+		return f
+	}
+	return ""
+}
+
+func isLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return w != ""
+}

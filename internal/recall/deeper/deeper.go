@@ -37,6 +37,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/recall/embed"
 	"github.com/getbourdon/bourdon-go/internal/recall/recognition"
+	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 	"github.com/getbourdon/bourdon-go/internal/trust/redact"
 )
 
@@ -83,6 +84,11 @@ type Options struct {
 	// VectorCache, when set, is a file where the semantic arm keeps its
 	// vectors, so a restart embeds only the rows it has not seen.
 	VectorCache string
+	// Nouns, when set, returns WordNet's noun taxonomy (or nil): a "what
+	// X" question also searches for the kinds of X (kinds.go). It is
+	// called once, for the first prompt that asks such a question. nil
+	// searches the prompt's own words only.
+	Nouns func() *wordnet.Nouns
 	// Logger receives the details of L2 and embedder failures (the
 	// payload only names their kind); nil logs nothing.
 	Logger *slog.Logger
@@ -94,6 +100,7 @@ type Service struct {
 	opts  Options
 	index *index
 	sem   *semantic // nil without an embedder
+	kinds *kindFinder
 }
 
 // New returns a service over src.
@@ -111,7 +118,7 @@ func New(src Source, opts Options) *Service {
 	if opts.L2Timeout <= 0 {
 		opts.L2Timeout = DefaultL2Timeout
 	}
-	s := &Service{src: src, opts: opts, index: newIndex()}
+	s := &Service{src: src, opts: opts, index: newIndex(), kinds: &kindFinder{load: opts.Nouns}}
 	if opts.Embedder != nil {
 		s.sem = newSemantic(opts.Embedder, opts.EmbedTimeout, opts.Logger, opts.VectorCache)
 	}
@@ -386,6 +393,7 @@ func (s *Service) local(req Request, blank bool, vec <-chan promptVec) localResu
 		prompt: req.Prompt, level: req.Level, reader: reader, anchors: anchors, boost: boost,
 		limit: searchLimit(s.opts.MaxItems),
 	}
+	q.focus, q.kinds = s.kinds.kinds(req.Prompt)
 	hits, qs := view.search(q)
 	if vec != nil {
 		// The embedder's deadline bounds the wait; the timer guards

@@ -425,6 +425,10 @@ type view struct {
 	gen       uint64     // its number among the index's views: a later view is newer
 	vocabOnce sync.Once
 	vocab     map[string]struct{}
+	// kindTerms keeps, by focus noun, the terms of its kinds that the
+	// view holds (kinds.go), at most maxKindMemo nouns.
+	kindTerms sync.Map
+	kindCount atomic.Int32
 }
 
 // sync returns the view of the given manifests (every agent of the

@@ -17,6 +17,7 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/memory/federation"
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
 	"github.com/getbourdon/bourdon-go/internal/recall/analyze"
+	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 )
 
 // The conversational-memory set (testdata/memoryset/dialogues.txt, written
@@ -246,12 +247,21 @@ func (b *plainBM25) rank(q string) []string {
 //	go test -run TestMemoryRecall -v ./internal/recall/deeper/ -args -memoryset.list
 var listRankings = flag.Bool("memoryset.list", false, "TestMemoryRecall: log the long dev split's rankings")
 
+// msOptions are the options the memory sets are ranked with: WordNet's
+// nouns when Debian's wordnet-base is installed, as bourdon serve does.
+func msOptions() Options {
+	if os.Getenv("MEMORYSET_NO_NOUNS") != "" {
+		return Options{}
+	}
+	return Options{Nouns: wordnet.DefaultNouns}
+}
+
 func TestMemoryRecall(t *testing.T) {
 	set := readMemorySet(t)
 	scores := msScores{}
 	questions := map[string]int{}
 	for _, d := range set {
-		s := New(msLibrary(t, d), Options{})
+		s := New(msLibrary(t, d), msOptions())
 		base := newPlainBM25(d)
 		for _, q := range d.questions {
 			questions[d.split]++
@@ -269,7 +279,7 @@ func TestMemoryRecall(t *testing.T) {
 
 	// Every dialogue in one library, one agent each: asked within the
 	// dialogue's agent (the agents argument), and across all of them.
-	pooled := New(msPooledLibrary(t, set), Options{})
+	pooled := New(msPooledLibrary(t, set), msOptions())
 	for _, d := range set {
 		for _, q := range d.questions {
 			scores.add(d.split, "pooled, agents filter", bourdonRanking(pooled, Request{Prompt: q.text, Agents: []string{d.agent}}), q.answers)
@@ -281,7 +291,7 @@ func TestMemoryRecall(t *testing.T) {
 	// in by date, spoken by the same two people.
 	for _, d := range set {
 		long := msLonger(d, set)
-		s := New(msPooledLibrary(t, []*msDialogue{long}), Options{})
+		s := New(msPooledLibrary(t, []*msDialogue{long}), msOptions())
 		base := newPlainBM25(long)
 		for _, q := range d.questions {
 			scores.add(d.split, "long, bourdon", bourdonRanking(s, Request{Prompt: q.text}), q.answers)
@@ -295,7 +305,7 @@ func TestMemoryRecall(t *testing.T) {
 	// or long libraries above.
 	for _, file := range []string{"long_dev.txt", "long_test.txt"} {
 		for _, d := range readMemoryFile(t, "testdata/memoryset/"+file) {
-			s := New(msLibrary(t, d), Options{})
+			s := New(msLibrary(t, d), msOptions())
 			base := newPlainBM25(d)
 			for _, q := range d.questions {
 				questions[d.split]++
@@ -417,7 +427,9 @@ func msPooledLibrary(t testing.TB, set []*msDialogue) *federation.Store {
 // 10,000 notes (10 agents of 1,000 turns each, the memory set's turns
 // repeated on later dates), the questions of the memory set as prompts,
 // and beside it, in the same run, the plain BM25 of TestMemoryRecall over
-// the same notes, and get_deeper_context with the semantic arm, its
+// the same notes, get_deeper_context with WordNet's nouns (kinds.go;
+// as bourdon serve runs it when wordnet-base is installed), and
+// get_deeper_context with the semantic arm, its
 // embedder in process (the vector table of TestMemoryRecallWithVectors,
 // so the figure is our own cost: the fusion and the scan of 10,000
 // vectors of 512 dimensions, not a model's). It reports the median and
@@ -449,6 +461,7 @@ func BenchmarkMemoryNotes10k(b *testing.B) {
 	}
 	store := openStore(b, dir)
 	s := New(store, Options{})
+	sn := New(store, Options{Nouns: wordnet.DefaultNouns})
 	vecs, dim := readTestVectors(b)
 	sv := New(store, Options{Embedder: tableEmbedder{vecs, dim}})
 	base := newPlainBM25(all)
@@ -459,11 +472,14 @@ func BenchmarkMemoryNotes10k(b *testing.B) {
 	}
 	bm25 := func(i int) { base.rank(prompts[i%len(prompts)]) }
 	ask(s)(0) // build the index
+	for i := range prompts {
+		ask(sn)(i) // read WordNet and find each question's kinds once
+	}
 	waitEmbedded(b, sv, prompts[0], 30*time.Second)
 	for _, c := range []struct {
 		name string
 		call func(int)
-	}{{"bourdon", ask(s)}, {"plain-bm25", bm25}, {"bourdon-vectors", ask(sv)}} {
+	}{{"bourdon", ask(s)}, {"plain-bm25", bm25}, {"bourdon-wordnet", ask(sn)}, {"bourdon-vectors", ask(sv)}} {
 		b.Run(c.name, func(b *testing.B) {
 			var times []time.Duration
 			i := 0

@@ -90,6 +90,8 @@ type query struct {
 	anchors map[string]bool // keys of the entities recognition matched
 	boost   map[string]bool // agents publishing an entity recognition matched
 	limit   int             // documents to return
+	focus   string          // the noun the prompt asks a kind of (kinds.go)
+	kinds   []string        // the terms of its kinds
 }
 
 // qterm is one library term searched for.
@@ -422,6 +424,23 @@ func queryTerms(v *view, segs []*segment, q query) []qterm {
 		})
 		qs = append(qs, vs[:min(len(vs), maxVariants)]...)
 	}
+	var ks []qterm
+	for _, t := range v.kindTermsIn(q) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if d := df(t); d > 0 {
+			ks = append(ks, qterm{term: t, word: q.focus, weight: kindWeight, df: d})
+		}
+	}
+	slices.SortFunc(ks, func(a, b qterm) int {
+		if c := cmp.Compare(a.df, b.df); c != 0 {
+			return c
+		}
+		return strings.Compare(a.term, b.term)
+	})
+	qs = append(qs, ks[:min(len(ks), maxKindTerms)]...)
 	return qs[:min(len(qs), 64)]
 }
 

@@ -139,7 +139,9 @@ func TestMemoryRecallWithVectors(t *testing.T) {
 				splits = append(splits, d.split)
 			}
 			lib := msLibrary(t, d)
-			lexical, semantic := New(lib, Options{}), New(lib, Options{Embedder: emb})
+			withVectors := msOptions()
+			withVectors.Embedder = emb
+			lexical, semantic := New(lib, msOptions()), New(lib, withVectors)
 			waitEmbedded(t, semantic, d.questions[0].text, 30*time.Second)
 			for _, q := range d.questions {
 				scores.add(d.split, "lexical", bourdonRanking(lexical, Request{Prompt: q.text}), q.answers)

@@ -1,18 +1,21 @@
-// Package wordnet reads the English word list of WordNet 3.0 (Princeton
-// University, under the WordNet licence, a permissive BSD-style one) as
-// Debian's wordnet-base package installs it, to tell a real English word
-// from a misspelt one.
+// Package wordnet reads WordNet 3.0 (Princeton University, under the
+// WordNet licence, a permissive BSD-style one) as Debian's wordnet-base
+// package installs it: its English word list, to tell a real word from a
+// misspelt one (Dict), and its taxonomy of nouns, to know the kinds of a
+// thing (Nouns).
 //
-// Search uses it to repair only what is misspelt: a query word that the
-// index does not have but the dictionary knows is a real word the
-// documents do not use, and replacing it with the indexed word nearest in
-// spelling swaps its meaning (hang for chang, harm for arm). Nothing
-// requires it: without the files, Default is nil and every unknown word
-// may be repaired, as before.
+// Docs search uses the word list to repair only what is misspelt: a query
+// word that the index does not have but the dictionary knows is a real
+// word the documents do not use, and replacing it with the indexed word
+// nearest in spelling swaps its meaning (hang for chang, harm for arm).
+// Memory recall uses the nouns to search a "what injury" question for
+// the fracture that answers it. Nothing requires either: without the
+// files, Default and DefaultNouns are nil, and both work as before.
 package wordnet
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,15 +46,15 @@ type Dict struct {
 func Load(dir string) (*Dict, error) {
 	d := &Dict{lemmas: map[string]bool{}, irregular: map[string]string{}}
 	for _, p := range parts {
-		err := eachLine(filepath.Join(dir, "index."+p), func(fields []string) {
-			d.lemmas[fields[0]] = true
+		err := eachLine(filepath.Join(dir, "index."+p), func(fields [][]byte) {
+			d.lemmas[string(fields[0])] = true
 		})
 		if err != nil {
 			return nil, err
 		}
-		err = eachLine(filepath.Join(dir, p+".exc"), func(fields []string) {
+		err = eachLine(filepath.Join(dir, p+".exc"), func(fields [][]byte) {
 			if len(fields) > 1 {
-				d.irregular[fields[0]] = fields[1]
+				d.irregular[string(fields[0])] = string(fields[1])
 			}
 		})
 		if err != nil {
@@ -65,8 +68,10 @@ func Load(dir string) (*Dict, error) {
 }
 
 // eachLine calls fn with the space-separated fields of every line of the
-// file that is not part of its licence header (those start with a space).
-func eachLine(path string, fn func(fields []string)) error {
+// file that is not part of its licence header (those start with a
+// space), without a data file's gloss (from " | " on). The fields are
+// valid only during the call.
+func eachLine(path string, fn func(fields [][]byte)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -77,12 +82,24 @@ func eachLine(path string, fn func(fields []string)) error {
 	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var fields [][]byte
 	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == ' ' {
+		line := sc.Bytes()
+		if len(line) == 0 || line[0] == ' ' {
 			continue
 		}
-		fn(strings.Fields(line))
+		if i := bytes.Index(line, []byte(" | ")); i >= 0 {
+			line = line[:i] // a synset's gloss
+		}
+		fields = fields[:0]
+		for len(line) > 0 {
+			field, rest, _ := bytes.Cut(line, []byte{' '})
+			if len(field) > 0 {
+				fields = append(fields, field)
+			}
+			line = rest
+		}
+		fn(fields)
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("wordnet: %s: %w", path, err)
@@ -109,6 +126,9 @@ var suffixes = [][2]string{
 	{"men", "man"}, {"ies", "y"}, {"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""},
 	{"ing", "e"}, {"ing", ""}, {"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"},
 }
+
+// nounSuffixes are the rules of suffixes that make a noun's plural.
+var nounSuffixes = suffixes[:8]
 
 // Known tells whether word (any case) is an English word: a WordNet
 // lemma, an irregular form of one, or a regular inflection of one. A nil

@@ -9,9 +9,7 @@ import (
 // writeDB writes a tiny WordNet database: a licence header line and a
 // few lemmas per part of speech, and an exception list.
 func writeDB(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return writeFiles(t, map[string]string{
 		"index.noun": "  1 This software and database is being provided\ngoose n 1 0 1 0 01858313\nharm n 1 0 1 0 14299637\npassword n 1 0 1 0 06667317\n",
 		"index.verb": "hang v 1 0 1 0 01481360\n",
 		"index.adj":  "safe a 1 0 1 0 02057829\n",
@@ -20,7 +18,14 @@ func writeDB(t *testing.T) string {
 		"verb.exc":   "hung hang\n",
 		"adj.exc":    "",
 		"adv.exc":    "",
-	}
+	})
+}
+
+// writeFiles writes files (name to text) in a new directory and returns
+// it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
