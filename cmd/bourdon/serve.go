@@ -256,7 +256,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		Audit:         serverAudit(ctx, cfg.auditLog, writer.Store(), log),
 		Writer:        writer,
 		DeeperL2:      l2,
-		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout, Embedder: emb, Nouns: wordnet.DefaultNouns},
+		DeeperOptions: deeper.Options{L2TopK: cfg.deeperL2.TopK, L2Timeout: cfg.deeperL2.Timeout, Embedder: emb, WordNet: wordnet.DefaultLexicon},
 		Peers:         peers,
 		DefaultAccess: cfg.defaultAccess,
 		TurnEnv:       turn.Env{Getenv: cfg.env.get},

@@ -285,7 +285,7 @@ directly: no server runs. --json prints the tool's JSON instead.`,
 				return err
 			}
 			defer lib.Close()
-			svc := deeper.New(federation.New(lib), deeper.Options{L2: backend, L2TopK: l2cfg.TopK, L2Timeout: l2cfg.Timeout, Nouns: wordnet.DefaultNouns, Logger: log})
+			svc := deeper.New(federation.New(lib), deeper.Options{L2: backend, L2TopK: l2cfg.TopK, L2Timeout: l2cfg.Timeout, WordNet: wordnet.DefaultLexicon, Logger: log})
 			return printPayload(cmd.OutOrStdout(), f, map[string]string{"prompt": args[0], "access_level": text}, svc.DeeperContext(cmd.Context(), deeper.Request{
 				Prompt: args[0], AccessLevel: text, Level: level, Agents: agents,
 			}))

@@ -1,12 +1,10 @@
 package deeper
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/getbourdon/bourdon-go/internal/memory/visibility"
-	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 )
 
 func TestTextHolds(t *testing.T) {
@@ -116,39 +114,5 @@ func TestFocusWord(t *testing.T) {
 		if got := focusWord(c.prompt); got != c.want {
 			t.Errorf("focusWord(%q) = %q, want %q", c.prompt, got, c.want)
 		}
-	}
-}
-
-// TestKindsFindTheAnswer: "What injury ..." finds the turn that names a
-// kind of injury, which shares no other word with the question, above
-// turns that share a common word of it ("marathon"); without the
-// taxonomy it does not.
-func TestKindsFindTheAnswer(t *testing.T) {
-	nouns := wordnet.DefaultNouns()
-	if nouns == nil {
-		t.Skip("wordnet-base is not installed")
-	}
-	dir := t.TempDir()
-	var notes []any
-	for i, text := range []string{
-		"Tom: Training for the marathon is going well.",
-		"Tom: The marathon route goes past the harbour.",
-		"Tom: After the marathon I slept for a day.",
-		"Tom: I got a stress fracture in my left shin.",
-		"Tom: My marathon time was four hours.",
-		"Nadia: The bakery is busy this week.",
-	} {
-		// A day each: no turn lends its words to another.
-		notes = append(notes, map[string]any{"date": fmt.Sprintf("2026-03-0%d", i+1), "text": text, "visibility": "public"})
-	}
-	writeAgent(t, dir, "chat", map[string]any{"notes": notes})
-	const prompt = "What injury did Tom get after the marathon?"
-	p := ask(t, New(openStore(t, dir), Options{Nouns: func() *wordnet.Nouns { return nouns }}), prompt, visibility.Team)
-	if len(p.Items) == 0 || !strings.Contains(p.Items[0].Text, "fracture") {
-		t.Errorf("with WordNet, items %+v, want the fracture first", p.Items)
-	}
-	p = ask(t, New(openStore(t, dir), Options{}), prompt, visibility.Team)
-	if len(p.Items) > 0 && strings.Contains(p.Items[0].Text, "fracture") {
-		t.Errorf("without WordNet the fracture comes first: the test shows nothing")
 	}
 }

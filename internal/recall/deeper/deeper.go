@@ -84,11 +84,11 @@ type Options struct {
 	// VectorCache, when set, is a file where the semantic arm keeps its
 	// vectors, so a restart embeds only the rows it has not seen.
 	VectorCache string
-	// Nouns, when set, returns WordNet's noun taxonomy (or nil): a "what
-	// X" question also searches for the kinds of X (kinds.go). It is
-	// called once, for the first prompt that asks such a question. nil
-	// searches the prompt's own words only.
-	Nouns func() *wordnet.Nouns
+	// WordNet, when set, returns WordNet's lexicon (or nil): a prompt
+	// also searches for words related to its words by form, and a "what
+	// X" question for the kinds of X (lexicon.go). It is called once, for
+	// the first prompt. nil searches the prompt's own words only.
+	WordNet func() *wordnet.Lexicon
 	// Logger receives the details of L2 and embedder failures (the
 	// payload only names their kind); nil logs nothing.
 	Logger *slog.Logger
@@ -100,7 +100,7 @@ type Service struct {
 	opts  Options
 	index *index
 	sem   *semantic // nil without an embedder
-	kinds *kindFinder
+	words *lexicon
 }
 
 // New returns a service over src.
@@ -118,7 +118,7 @@ func New(src Source, opts Options) *Service {
 	if opts.L2Timeout <= 0 {
 		opts.L2Timeout = DefaultL2Timeout
 	}
-	s := &Service{src: src, opts: opts, index: newIndex(), kinds: &kindFinder{load: opts.Nouns}}
+	s := &Service{src: src, opts: opts, index: newIndex(), words: &lexicon{load: opts.WordNet}}
 	if opts.Embedder != nil {
 		s.sem = newSemantic(opts.Embedder, opts.EmbedTimeout, opts.Logger, opts.VectorCache)
 	}
@@ -393,7 +393,8 @@ func (s *Service) local(req Request, blank bool, vec <-chan promptVec) localResu
 		prompt: req.Prompt, level: req.Level, reader: reader, anchors: anchors, boost: boost,
 		limit: searchLimit(s.opts.MaxItems),
 	}
-	q.focus, q.kinds = s.kinds.kinds(req.Prompt)
+	q.words = s.words
+	q.focus, q.kinds = s.words.kindTerms(req.Prompt)
 	hits, qs := view.search(q)
 	if vec != nil {
 		// The embedder's deadline bounds the wait; the timer guards

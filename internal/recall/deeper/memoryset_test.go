@@ -247,13 +247,22 @@ func (b *plainBM25) rank(q string) []string {
 //	go test -run TestMemoryRecall -v ./internal/recall/deeper/ -args -memoryset.list
 var listRankings = flag.Bool("memoryset.list", false, "TestMemoryRecall: log the long dev split's rankings")
 
-// msOptions are the options the memory sets are ranked with: WordNet's
-// nouns when Debian's wordnet-base is installed, as bourdon serve does.
+// msOptions are the options the memory sets are ranked with: WordNet
+// when Debian's wordnet-base is installed, as bourdon serve does, unless
+// MEMORYSET_NO_WORDNET is set (to measure the ranking without it).
 func msOptions() Options {
-	if os.Getenv("MEMORYSET_NO_NOUNS") != "" {
+	if os.Getenv("MEMORYSET_NO_WORDNET") != "" {
 		return Options{}
 	}
-	return Options{Nouns: wordnet.DefaultNouns}
+	return Options{WordNet: wordnet.DefaultLexicon}
+}
+
+// msFloors are the floors of the options msOptions gives.
+func msFloors() map[string][2]float64 {
+	if msOptions().WordNet != nil && wordnet.DefaultLexicon() != nil {
+		return memoryFloorsWordNet
+	}
+	return memoryFloors
 }
 
 func TestMemoryRecall(t *testing.T) {
@@ -336,7 +345,7 @@ func TestMemoryRecall(t *testing.T) {
 		if br < pr || bm < pm {
 			t.Errorf("%s, bourdon (%.3f, %.3f) below bm25 (%.3f, %.3f)", split, br, bm, pr, pm)
 		}
-		if f := memoryFloors[split+", bourdon"]; br < f[0] || bm < f[1] {
+		if f := msFloors()[split+", bourdon"]; br < f[0] || bm < f[1] {
 			t.Errorf("%s, bourdon: recall@5 %.3f MRR %.3f, floors %.2f %.2f", split, br, bm, f[0], f[1])
 		}
 	}
@@ -352,7 +361,7 @@ func TestMemoryRecall(t *testing.T) {
 			if br < pr || bm < pm {
 				t.Errorf("%s, %s (%.3f, %.3f) below %s (%.3f, %.3f)", split, c[0], br, bm, c[1], pr, pm)
 			}
-			if f := memoryFloors[split+", "+c[0]]; br < f[0] || bm < f[1] {
+			if f := msFloors()[split+", "+c[0]]; br < f[0] || bm < f[1] {
 				t.Errorf("%s, %s: recall@5 %.3f MRR %.3f, floors %.2f %.2f", split, c[0], br, bm, f[0], f[1])
 			}
 		}
@@ -365,6 +374,13 @@ var memoryFloors = map[string][2]float64{
 	"dev, bourdon": {0.88, 0.69}, "test, bourdon": {0.95, 0.72},
 	"dev, long, bourdon": {0.83, 0.66}, "test, long, bourdon": {0.93, 0.70},
 	"longdev, bourdon": {0.63, 0.51}, "longtest, bourdon": {0.45, 0.39},
+}
+
+// memoryFloorsWordNet are the thresholds with WordNet (lexicon.go).
+var memoryFloorsWordNet = map[string][2]float64{
+	"dev, bourdon": {0.90, 0.71}, "test, bourdon": {0.95, 0.72},
+	"dev, long, bourdon": {0.83, 0.68}, "test, long, bourdon": {0.93, 0.70},
+	"longdev, bourdon": {0.67, 0.55}, "longtest, bourdon": {0.48, 0.40},
 }
 
 // msLonger returns d with the turns of the other dialogues of set added
@@ -427,8 +443,8 @@ func msPooledLibrary(t testing.TB, set []*msDialogue) *federation.Store {
 // 10,000 notes (10 agents of 1,000 turns each, the memory set's turns
 // repeated on later dates), the questions of the memory set as prompts,
 // and beside it, in the same run, the plain BM25 of TestMemoryRecall over
-// the same notes, get_deeper_context with WordNet's nouns (kinds.go;
-// as bourdon serve runs it when wordnet-base is installed), and
+// the same notes, get_deeper_context with WordNet (lexicon.go; as
+// bourdon serve runs it when wordnet-base is installed), and
 // get_deeper_context with the semantic arm, its
 // embedder in process (the vector table of TestMemoryRecallWithVectors,
 // so the figure is our own cost: the fusion and the scan of 10,000
@@ -461,7 +477,7 @@ func BenchmarkMemoryNotes10k(b *testing.B) {
 	}
 	store := openStore(b, dir)
 	s := New(store, Options{})
-	sn := New(store, Options{Nouns: wordnet.DefaultNouns})
+	sn := New(store, Options{WordNet: wordnet.DefaultLexicon})
 	vecs, dim := readTestVectors(b)
 	sv := New(store, Options{Embedder: tableEmbedder{vecs, dim}})
 	base := newPlainBM25(all)
@@ -473,7 +489,7 @@ func BenchmarkMemoryNotes10k(b *testing.B) {
 	bm25 := func(i int) { base.rank(prompts[i%len(prompts)]) }
 	ask(s)(0) // build the index
 	for i := range prompts {
-		ask(sn)(i) // read WordNet and find each question's kinds once
+		ask(sn)(i) // read WordNet and find each question's words once
 	}
 	waitEmbedded(b, sv, prompts[0], 30*time.Second)
 	for _, c := range []struct {

@@ -90,7 +90,8 @@ type query struct {
 	anchors map[string]bool // keys of the entities recognition matched
 	boost   map[string]bool // agents publishing an entity recognition matched
 	limit   int             // documents to return
-	focus   string          // the noun the prompt asks a kind of (kinds.go)
+	words   *lexicon        // WordNet's help (lexicon.go); nil for none
+	focus   string          // the noun the prompt asks a kind of
 	kinds   []string        // the terms of its kinds
 }
 
@@ -424,6 +425,24 @@ func queryTerms(v *view, segs []*segment, q query) []qterm {
 		})
 		qs = append(qs, vs[:min(len(vs), maxVariants)]...)
 	}
+	if q.words != nil {
+		for _, w := range words {
+			n := 0
+			for _, t := range q.words.relatedTerms(w.surface) {
+				if n == maxRelated {
+					break
+				}
+				if seen[t] || !v.hasTerm(t) {
+					continue
+				}
+				seen[t] = true
+				if d := df(t); d > 0 {
+					qs = append(qs, qterm{term: t, word: w.surface, weight: relatedWeight, df: d})
+					n++
+				}
+			}
+		}
+	}
 	var ks []qterm
 	for _, t := range v.kindTermsIn(q) {
 		if seen[t] {
@@ -431,7 +450,7 @@ func queryTerms(v *view, segs []*segment, q query) []qterm {
 		}
 		seen[t] = true
 		if d := df(t); d > 0 {
-			ks = append(ks, qterm{term: t, word: q.focus, weight: kindWeight, df: d})
+			ks = append(ks, qterm{term: t, word: q.focus, weight: relatedWeight, df: d})
 		}
 	}
 	slices.SortFunc(ks, func(a, b qterm) int {

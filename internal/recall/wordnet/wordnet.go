@@ -1,16 +1,17 @@
 // Package wordnet reads WordNet 3.0 (Princeton University, under the
 // WordNet licence, a permissive BSD-style one) as Debian's wordnet-base
 // package installs it: its English word list, to tell a real word from a
-// misspelt one (Dict), and its taxonomy of nouns, to know the kinds of a
-// thing (Nouns).
+// misspelt one (Dict), and its lexicon, to know the kinds of a thing and
+// the words related to a word by form (Lexicon).
 //
 // Docs search uses the word list to repair only what is misspelt: a query
 // word that the index does not have but the dictionary knows is a real
 // word the documents do not use, and replacing it with the indexed word
 // nearest in spelling swaps its meaning (hang for chang, harm for arm).
-// Memory recall uses the nouns to search a "what injury" question for
-// the fracture that answers it. Nothing requires either: without the
-// files, Default and DefaultNouns are nil, and both work as before.
+// Memory recall uses the lexicon to search "Who teaches Jonas?" for his
+// teacher and "What injury did Tom get?" for the fracture. Nothing
+// requires either: without the files, Default and DefaultLexicon are
+// nil, and both work as before.
 package wordnet
 
 import (
