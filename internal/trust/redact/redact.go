@@ -265,13 +265,15 @@ func spansOf(s string) [][2]int {
 		}
 		from = max(m.end, m.at+1)
 	}
-	for from := 0; from < len(s); {
-		m := pemBodyAt(s, from)
-		if m.p < 0 {
-			break
+	for _, at := range [...]func(string, int) match{pemBodyAt, seedPhraseAt} {
+		for from := 0; from < len(s); {
+			m := at(s, from)
+			if m.p < 0 {
+				break
+			}
+			spans = append(spans, [2]int{m.start, m.end})
+			from = m.end
 		}
-		spans = append(spans, [2]int{m.start, m.end})
-		from = m.end
 	}
 	if len(spans) == 0 {
 		return nil

@@ -38,13 +38,11 @@ var knownMisses = map[string]string{
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
 	// Private keys and encoded key material.
-	"note/eth-private-key":      `"private key" with a space is neither the reference's private[_-]?key nor a one-word secret name; 0x and 64 hex digits have no prefix`,
 	"json/docker-config-auth":   "a base64 user:password outside a Basic header (documented limit); auth is no secret name",
 	"yaml/k8s-dockerconfigjson": "base64 of a JSON that holds a password is not decoded (documented limit)",
 	// Connection strings and config files.
 	"hcl/terraform-default": `the value is assigned to default; the secret's name is the variable label "db_password", where \bpassword\b does not match after '_'`,
 	// Secrets in words.
-	"words/bip39-seed": "a mnemonic seed phrase is plain words, with no shape",
 	// Split, encoded, disguised.
 	"split/ghp-over-lines":          "each half is shorter than ghp_'s 36 characters; no pattern joins lines",
 	"split/concatenated-in-code":    "prefix and body are separate string literals; the body alone is opaque",

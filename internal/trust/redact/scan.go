@@ -24,8 +24,9 @@ import (
 // candidate patterns, the leading \b is checked with Python's Unicode
 // notion of a word character, and only then is the candidate's regexp or
 // matcher run, anchored there. Benign text almost never gets that far. PEM
-// body lines, which can start anywhere, are looked for by a second, cheaper
-// scan (pemBodyAt) of strings long enough to hold one.
+// body lines and seed phrases, which can start anywhere, are looked for by
+// scans of their own (pemBodyAt, seedPhraseAt) of strings long enough to
+// hold one.
 //
 // The case-insensitive patterns also accept four non-ASCII runes (U+0130,
 // U+0131, U+017F, U+212A, which Python's IGNORECASE equates with i, i, s
@@ -47,6 +48,9 @@ func containsAny(s string, enabled uint64) (found, maybeRare bool) {
 		return true, maybeRare
 	}
 	if enabled&(1<<pPEMBody) != 0 && pemBodyAt(s, 0).p >= 0 {
+		return true, maybeRare
+	}
+	if enabled&(1<<pSeedPhrase) != 0 && seedPhraseAt(s, 0).p >= 0 {
 		return true, maybeRare
 	}
 	if !maybeRare || !hasFoldRune(s) {

@@ -55,6 +55,7 @@ const (
 	pPgpass
 	pWindowsCredential
 	pLocalPassword
+	pSeedPhrase
 	numPatterns
 )
 
@@ -78,7 +79,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAWSSecret - numReference: {"aws_secret_key", true,
 		"40 base64 characters after aws_secret_access_key, aws_secret or secret_access_key (and '=', ':' or a space): the key"},
 	pAssignment - numReference: {"secret_assignment", true,
-		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or ends with key after secret, private, api, signing, encryption, master, auth or app, or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=): the value"},
+		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or ends with key after secret, private, api, signing, encryption, master, auth or app (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=): the value"},
 	pAzureKey - numReference: {"azure_key", true,
 		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings: the value"},
 	pAzureSig - numReference: {"azure_sas_sig", false,
@@ -123,6 +124,8 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a password given after the word for it in another language (German Passwort, Kennwort; French mot de passe; Spanish contraseña; Portuguese senha; Dutch wachtwoord; Polish hasło; Swedish lösenord; Turkish şifre, parola; Russian пароль; Chinese 密码, 密碼; Japanese パスワード; Korean 비밀번호): after ':' or '=' (or their full-width forms) as secret_assignment takes a value, after the language's word for is (ist, est, es, é, is, to, är, это, 是, は, 는, ...) as spoken_assignment does: the value"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
+	pSeedPhrase - numReference: {"seed_phrase", true,
+		"a wallet's mnemonic seed phrase (BIP-0039): 12 or more words in a row of its English list of 2,048 (any case), separated only by blanks, line breaks, commas, hyphens or list numbers (1. or 1)): the words"},
 }
 
 // match is a match of the battery: the pattern, the position the scanner
@@ -187,6 +190,9 @@ func assignmentAt(s string, i int) match {
 		return noMatch // longer than a name
 	}
 	p := nameKind(s[k:nameEnd])
+	if p < 0 && twoWordName(s, k, nameEnd) {
+		p = pAssignment // private key: ...
+	}
 	if p < 0 && k > 0 && s[k-1] == ';' && strings.EqualFold(s[k:nameEnd], "pwd") {
 		p = pAssignment // a connection string's PWD (not the shell's PWD=/home/me)
 	}
@@ -348,6 +354,21 @@ func shortSecretName(name, short string) bool {
 		len(name) > len(short) && hasSuffixFold(name, short) && isOneOf(name[len(name)-len(short)-1], "_-.")
 }
 
+// twoWordName reports whether the name s[k:end] and the word just before
+// it (one or two spaces between) name a secret when read as one: "api
+// key", "private key", "secret key".
+func twoWordName(s string, k, end int) bool {
+	m := k
+	for m > 0 && k-m < 2 && s[m-1] == ' ' {
+		m--
+	}
+	first := m
+	for first > 0 && m-first < maxNameLen && isASCIILetter(s[first-1]) {
+		first--
+	}
+	return first < m && (first == 0 || !isNameByte(s[first-1])) && nameKind(s[first:m]+s[k:end]) == pAssignment
+}
+
 // spokenAssignmentAt matches "NAME is value" at s[i:], which starts with
 // the word "is" (any case) at a word boundary: a secret's name just
 // before it (one word, or two read as one: "api key"), and a value after
@@ -371,20 +392,8 @@ func spokenAssignmentAt(s string, i int) match {
 	for k > 0 && end-k < maxNameLen && isNameByte(s[k-1]) {
 		k--
 	}
-	last := s[k:end]
-	p := nameKind(last)
-	if p != pAssignment {
-		m := k
-		for m > 0 && k-m < 2 && s[m-1] == ' ' {
-			m--
-		}
-		first := m
-		for first > 0 && m-first < maxNameLen && isASCIILetter(s[first-1]) {
-			first--
-		}
-		if first == m || first > 0 && isNameByte(s[first-1]) || nameKind(s[first:m]+last) != pAssignment {
-			return noMatch
-		}
+	if nameKind(s[k:end]) != pAssignment && !twoWordName(s, k, end) {
+		return noMatch
 	}
 	// The value.
 	j = skipBlanks(s, j)

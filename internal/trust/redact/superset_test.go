@@ -65,6 +65,9 @@ func TestSupersetCatches(t *testing.T) {
 		{"DB_PW=" + "hunter22x ./run", "DB_PW=" + S + " ./run"},
 		{"my pw: " + "Tr0ub4dor3 for now", "my pw: " + S + " for now"},
 		{"GPG_PASSPHRASE='" + "blue horse battery'", "GPG_PASSPHRASE='" + S + "'"},
+		// A two-word name before the operator, read as one.
+		{"deployer private key: 0x" + "4c0883a69102937d6231471b5dbb6204fe512961708279f0", "deployer private key: " + S},
+		{"Secret key = " + "wJalrXUtnFEMI/K7MDENG", "Secret key = " + S},
 		// Said in words.
 		{"the api key is " + "8f14e45fceea167a5a36dedd4bea2543, rotate it", "the api key is " + S + ", rotate it"},
 		{"My passphrase is '" + "blue horse battery' for now", "My passphrase is '" + S + "' for now"},
@@ -186,6 +189,7 @@ func TestSupersetLeavesAlone(t *testing.T) {
 		"contentHash " + strings.Repeat("0123456789abcdef", 4),
 		strings.Repeat("0123456789ABCDEF", 4),
 		"the monkey: loud",
+		"public key: ssh-ed25519", "the API key: see the docs", "primary key: id",
 		"snpw: value1234", "PWD=/home/me", "mpw: words",
 		"the token is valid for 10 minutes", "the secret is stored in the vault", "the key is 12345678ab",
 		"the api key is 'required'", "this token is short", "the token is everywhere today", "Isotopes is 12345678ab", "the secretary is 12345678ab",

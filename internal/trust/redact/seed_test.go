@@ -1,0 +1,58 @@
+package redact
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"testing"
+)
+
+// TestBIP39List: the embedded list is BIP-0039's English list, byte for
+// byte (the BIP publishes the SHA-256 of its english.txt).
+func TestBIP39List(t *testing.T) {
+	sum := sha256.Sum256([]byte(bip39Text))
+	if got := hex.EncodeToString(sum[:]); got != "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda" {
+		t.Errorf("the list's SHA-256 is %s", got)
+	}
+	if len(bip39) != 2048 {
+		t.Errorf("%d words", len(bip39))
+	}
+}
+
+// TestSeedPhrases: twelve or more words of the list in a row are a seed
+// phrase, whatever their case and between blanks, commas, hyphens or list
+// numbers; fewer, or a run broken by another word or character, are not.
+func TestSeedPhrases(t *testing.T) {
+	twelve := "zoo wrist upon skill cabbage mirror bright dash lemon orbit tiger vessel"
+	for _, c := range []struct{ in, span string }{
+		{"my seed: " + twelve + ". keep it offline", "my seed: " + S + ". keep it offline"},
+		{strings.ToUpper(twelve), S},
+		{"1) Abandon 2) ability 3) able 4) about 5) above 6) absent\n7. absorb 8. abstract 9. absurd 10. abuse 11. access 12. accident",
+			"1) " + S},
+		{"words: " + strings.ReplaceAll(twelve, " ", ", ") + ", zone, zero", "words: " + S},
+		{strings.ReplaceAll(twelve, " ", "-"), S},
+		{twelve + " " + twelve, S}, // 24 words
+		{`{"mnemonic":"` + twelve + `"}`, `{"mnemonic":"` + S + `"}`},
+	} {
+		if got := Span(c.in); got != c.span {
+			t.Errorf("Span(%q)\n = %q\nwant %q", c.in, got, c.span)
+		}
+		if got := Secret(c.in); got == c.in {
+			t.Errorf("Secret(%q) kept it", c.in)
+		}
+	}
+	eleven := twelve[:strings.LastIndexByte(twelve, ' ')]
+	for _, in := range []string{
+		eleven,
+		eleven + " vessels", // not a word of the list
+		strings.Replace(twelve, "mirror bright", "mirror_bright", 1),
+		strings.Replace(twelve, "tiger", "tiger;", 1),
+		strings.Replace(twelve, "lemon", "lemoné", 1),
+		strings.Replace(twelve, "dash", "da", 1),
+		"Usage You can easily call this method", // the longest run of the corpora, 7 words
+	} {
+		if got := Span(in); got != in {
+			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
+		}
+	}
+}
