@@ -120,13 +120,8 @@ func (e embedderConfig) embedder() (embed.Embedder, error) {
 }
 
 // spellingDictionary keeps docs search's spelling repair to misspelt
-// words: WordNet when Debian's wordnet-base is installed, else none.
-func spellingDictionary() embed.Dictionary {
-	if d := wordnet.Default(); d != nil {
-		return d
-	}
-	return nil
-}
+// words: WordNet's, built in.
+func spellingDictionary() embed.Dictionary { return wordnet.DefaultLexicon() }
 
 // knowledgeBase opens the documentation graph joined with the memory
 // store; nil when no corpus is configured. f has been resolved

@@ -36,7 +36,7 @@ type Options struct {
 	// it at every load.
 	EmbedderCache string
 	// Dictionary, when set, tells real words from misspelt ones, so that
-	// search repairs only the misspelt (wordnet.Default, when installed);
+	// search repairs only the misspelt (wordnet.DefaultLexicon);
 	// nil repairs any word the corpus lacks.
 	Dictionary embed.Dictionary
 	// Logger receives rebuilds and their failures; nil discards them.

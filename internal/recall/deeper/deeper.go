@@ -84,10 +84,11 @@ type Options struct {
 	// VectorCache, when set, is a file where the semantic arm keeps its
 	// vectors, so a restart embeds only the rows it has not seen.
 	VectorCache string
-	// WordNet, when set, returns WordNet's lexicon (or nil): a prompt
-	// also searches for words related to its words by form, and a "what
-	// X" question for the kinds of X (lexicon.go). It is called once, for
-	// the first prompt. nil searches the prompt's own words only.
+	// WordNet, when set, returns WordNet's lexicon (wordnet.DefaultLexicon,
+	// or nil): a prompt also searches for words related to its words by
+	// form, and a "what X" question for the kinds of X (lexicon.go). It is
+	// called once, for the first prompt. nil searches the prompt's own
+	// words only.
 	WordNet func() *wordnet.Lexicon
 	// Logger receives the details of L2 and embedder failures (the
 	// payload only names their kind); nil logs nothing.

@@ -7,7 +7,8 @@ import (
 	"github.com/getbourdon/bourdon-go/internal/recall/wordnet"
 )
 
-// WordNet's help. With WordNet at hand (Options.WordNet), a prompt also
+// WordNet's help. With WordNet's lexicon (Options.WordNet; the server's
+// is built into the binary), a prompt also
 // searches for words it does not say but means, each at relatedWeight of
 // a prompt word:
 //
@@ -36,7 +37,7 @@ const (
 )
 
 // lexicon finds the related and kind terms of a prompt's words, and keeps
-// them by word. WordNet is read on the first prompt.
+// them by word. The lexicon is read on the first prompt.
 type lexicon struct {
 	load    func() *wordnet.Lexicon // nil: no WordNet
 	once    sync.Once

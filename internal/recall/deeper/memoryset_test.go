@@ -247,9 +247,9 @@ func (b *plainBM25) rank(q string) []string {
 //	go test -run TestMemoryRecall -v ./internal/recall/deeper/ -args -memoryset.list
 var listRankings = flag.Bool("memoryset.list", false, "TestMemoryRecall: log the long dev split's rankings")
 
-// msOptions are the options the memory sets are ranked with: WordNet
-// when Debian's wordnet-base is installed, as bourdon serve does, unless
-// MEMORYSET_NO_WORDNET is set (to measure the ranking without it).
+// msOptions are the options the memory sets are ranked with: with
+// WordNet, as bourdon serve ranks, unless MEMORYSET_NO_WORDNET is set (to
+// measure the ranking without it).
 func msOptions() Options {
 	if os.Getenv("MEMORYSET_NO_WORDNET") != "" {
 		return Options{}
@@ -259,7 +259,7 @@ func msOptions() Options {
 
 // msFloors are the floors of the options msOptions gives.
 func msFloors() map[string][2]float64 {
-	if msOptions().WordNet != nil && wordnet.DefaultLexicon() != nil {
+	if msOptions().WordNet != nil {
 		return memoryFloorsWordNet
 	}
 	return memoryFloors

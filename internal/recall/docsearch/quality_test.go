@@ -67,11 +67,12 @@ var learn = sync.OnceValues(func() (*Index, error) {
 })
 
 // buildWithDictionary indexes g as the server does: with the offline
-// embedder, and with WordNet as the dictionary when it is installed
+// embedder, and with WordNet's built-in lexicon as the dictionary
 // (DOCSEARCH_NO_DICTIONARY=1 leaves it out, to measure it).
 func buildWithDictionary(g *graph.Graph) (*Index, error) {
 	emb, opts := TrainEmbedder(g, 128), Options{}
-	if d := wordnet.Default(); d != nil && os.Getenv("DOCSEARCH_NO_DICTIONARY") == "" {
+	if os.Getenv("DOCSEARCH_NO_DICTIONARY") == "" {
+		d := wordnet.DefaultLexicon()
 		emb, opts.Dictionary = emb.WithDictionary(d), d
 	}
 	return Build(context.Background(), g, emb, opts)

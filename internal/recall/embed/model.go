@@ -29,7 +29,8 @@ type Model struct {
 	dict    Dictionary // nil: repair every unknown word
 }
 
-// Dictionary tells real words from misspelt ones (wordnet.Dict is one).
+// Dictionary tells real words from misspelt ones (a wordnet.Lexicon is
+// one).
 type Dictionary interface {
 	Known(word string) bool
 }

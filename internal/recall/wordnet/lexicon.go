@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Lexicon is what memory recall takes from WordNet: the taxonomy of nouns
@@ -439,14 +438,9 @@ func (x *Lexicon) Related(word string) []string {
 	return out
 }
 
-var (
-	lexiconOnce    sync.Once
-	defaultLexicon *Lexicon
-)
-
-// DefaultLexicon is the lexicon of DefaultDir, read once; nil when it is
-// not installed or does not read.
-func DefaultLexicon() *Lexicon {
-	lexiconOnce.Do(func() { defaultLexicon, _ = LoadLexicon(DefaultDir) })
-	return defaultLexicon
+// Known tells whether word (any case) is an English word: a WordNet
+// lemma, an irregular form of one, or a regular inflection of one. A nil
+// Lexicon knows no word.
+func (x *Lexicon) Known(word string) bool {
+	return x != nil && len(x.lemmas(word)) > 0
 }

@@ -1,8 +1,12 @@
 package wordnet
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -17,7 +21,7 @@ import (
 // with licence headers, glosses, a syntactic marker, a multi-word lemma
 // before the word a pointer names, and lines that are not records. It
 // returns its directory.
-func writeLexicon(t *testing.T) string {
+func writeLexicon(t testing.TB) string {
 	const licence = "  1 This software and database is being provided\n"
 	return writeFiles(t, map[string]string{
 		"index.noun": licence +
@@ -51,6 +55,27 @@ func writeLexicon(t *testing.T) string {
 		"adj.exc":  "",
 		"adv.exc":  "",
 	})
+}
+
+func TestLexiconKnown(t *testing.T) {
+	x, err := LoadLexicon(writeLexicon(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Goose", "geese", "bruises", "teaches", "taught", "teaching", "instruct"} {
+		if !x.Known(w) {
+			t.Errorf("%s is not known", w)
+		}
+	}
+	for _, w := range []string{"treatmnet", "", "s", "stress_fracture", "sprain"} {
+		if x.Known(w) {
+			t.Errorf("%q is known", w)
+		}
+	}
+	var none *Lexicon
+	if none.Known("goose") {
+		t.Error("a nil Lexicon knows a word")
+	}
 }
 
 func TestLexiconKinds(t *testing.T) {
@@ -138,17 +163,10 @@ func TestLoadLexiconErrors(t *testing.T) {
 	}
 }
 
-// TestDefaultLexicon: with Debian's wordnet-base installed, the real
-// database reads, knows that a fracture is an injury and that a teacher
-// teaches.
+// TestDefaultLexicon: the lexicon built into the binary knows that a
+// fracture is an injury and that a teacher teaches.
 func TestDefaultLexicon(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(DefaultDir, "data.noun")); err != nil {
-		t.Skip("wordnet-base is not installed")
-	}
 	x := DefaultLexicon()
-	if x == nil {
-		t.Fatal("the installed database does not read")
-	}
 	if kinds, ok := x.Kinds("injury", 2, 3000); !ok || !slices.Contains(kinds, "fracture") {
 		t.Errorf("Kinds(injury) lacks fracture: %v", kinds)
 	}
@@ -162,9 +180,99 @@ func TestDefaultLexicon(t *testing.T) {
 	}
 }
 
-// BenchmarkLoad reads the installed lexicon, and beside it, in the same
-// run, the word list docs search has read at start since it took WordNet
-// as its dictionary:
+// TestEmbeddedLexiconIsWordNets: with Debian's wordnet-base installed (CI
+// installs it), the built-in lexicon is what LoadLexicon reads from it:
+// lexicon.bin.gz was made from it and not changed since (go generate
+// makes it again).
+func TestEmbeddedLexiconIsWordNets(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(DefaultDir, "data.noun")); err != nil {
+		t.Skip("wordnet-base is not installed")
+	}
+	x, err := LoadLexicon(DefaultDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(x, DefaultLexicon()) {
+		t.Error("the built-in lexicon differs from the installed WordNet's: run go generate ./internal/recall/wordnet/")
+	}
+}
+
+func TestLexiconFile(t *testing.T) {
+	x, err := LoadLexicon(writeLexicon(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file bytes.Buffer
+	if err := x.Encode(&file); err != nil {
+		t.Fatal(err)
+	}
+	y, err := ReadLexicon(bytes.NewReader(file.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(x, y) {
+		t.Errorf("read back %+v, wrote %+v", y, x)
+	}
+	plain := lexiconBytes(t, x)
+	for name, data := range map[string][]byte{
+		"not gzip":        []byte("bourdon wordnet lexicon"),
+		"cut short":       gzipped(plain[:len(plain)-3]),
+		"another version": gzipped(append([]byte("bourdon wordnet lexicon\x00\x02"), plain[len(lexiconMagic):]...)),
+		"trailing bytes":  gzipped(append(slices.Clone(plain), 0)),
+	} {
+		if _, err := ReadLexicon(bytes.NewReader(data)); err == nil {
+			t.Errorf("%s: read without an error", name)
+		}
+	}
+}
+
+// lexiconBytes returns x's lexicon file, decompressed.
+func lexiconBytes(t testing.TB, x *Lexicon) []byte {
+	var file bytes.Buffer
+	if err := x.Encode(&file); err != nil {
+		t.Fatal(err)
+	}
+	z, err := gzip.NewReader(&file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plain
+}
+
+func gzipped(b []byte) []byte {
+	var out bytes.Buffer
+	z := gzip.NewWriter(&out)
+	z.Write(b)
+	z.Close()
+	return out.Bytes()
+}
+
+// FuzzDecodeLexicon: a damaged lexicon file is refused or, when it reads,
+// answers without panicking.
+func FuzzDecodeLexicon(f *testing.F) {
+	x, err := LoadLexicon(writeLexicon(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(lexiconBytes(f, x))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		x, err := decodeLexicon(data)
+		if err != nil {
+			return
+		}
+		for _, w := range []string{"injury", "thing", "teaches", "geese", ""} {
+			x.Kinds(x.NounLemma(w), 2, 100)
+			x.Related(w)
+		}
+	})
+}
+
+// BenchmarkLoad reads the lexicon from the installed WordNet's text files
+// and, beside it in the same run, the built-in one from the binary:
 //
 //	go test -run '^$' -bench Load ./internal/recall/wordnet/
 func BenchmarkLoad(b *testing.B) {
@@ -178,9 +286,9 @@ func BenchmarkLoad(b *testing.B) {
 			}
 		}
 	})
-	b.Run("dictionary", func(b *testing.B) {
+	b.Run("embedded", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := Load(DefaultDir); err != nil {
+			if _, err := ReadLexicon(bytes.NewReader(embeddedLexicon)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -208,4 +316,17 @@ func FuzzLoadLexicon(f *testing.F) {
 			x.Related(w)
 		}
 	})
+}
+
+// writeFiles writes files (name to text) in a new directory and returns
+// it.
+func writeFiles(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
