@@ -34,54 +34,166 @@ var bip39 = func() map[string]struct{} {
 // seedPhraseAt finds the first run of seedMinWords or more words of the
 // list at or after from. The span is the run, from its first word to its
 // last.
+//
+// Every word of the list has 3 to 8 letters, so the text is first read
+// for seedMinWords such words in a row (a byte loop, no lookup); prose
+// rarely has them, as its short and long words ("a", "to", "federation")
+// break the row. Only such a row is then read word by word against the
+// list (seedRunIn).
 func seedPhraseAt(s string, from int) match {
 	const shortest = seedMinWords*4 - 1 // twelve 3-letter words and their separators
-	if len(s)-from < shortest {
+	if len(s)-from < shortest || !enoughSeparators(s[from:]) {
 		return noMatch
 	}
-	count, start, end := 0, 0, 0
+	words, rowStart := 0, from // words of 3 to 8 letters in a row, and where the row starts
 	for i := from; i < len(s); {
+		// The bytes up to the next word: separators keep the row, a list
+		// number too ("1." or "1)"), anything else breaks it.
+		for i < len(s) {
+			class := seedClass[s[i]]
+			if class == seedLetter {
+				break
+			}
+			i++
+			switch class {
+			case seedSep:
+			case seedDigit:
+				for i < len(s) && seedClass[s[i]] == seedDigit {
+					i++
+				}
+				if i < len(s) && seedClass[s[i]] == seedDotParen {
+					i++
+				}
+			default:
+				words = 0
+			}
+		}
+		// The word.
+		start := i
+		for i < len(s) && seedClass[s[i]] == seedLetter {
+			i++
+		}
+		if n := i - start; n < 3 || n > 8 || i < len(s) && seedClass[s[i]] == seedHigh {
+			words = 0
+			continue
+		}
+		if words++; words == 1 {
+			rowStart = start
+		}
+		if words == seedMinWords {
+			m, next := seedRunIn(s, rowStart)
+			if m.p >= 0 {
+				return m
+			}
+			i, words = max(next, i), 0 // on after the row
+		}
+	}
+	return noMatch
+}
+
+// Byte classes for seedPhraseAt.
+const (
+	seedOther    = iota
+	seedLetter   // ASCII letter
+	seedDigit    // ASCII digit
+	seedSep      // what may stand between two words (seedSeparator)
+	seedDotParen // '.' or ')', after a list number
+	seedHigh     // a byte of a non-ASCII character
+)
+
+var seedClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch b := byte(c); {
+		case isASCIILetter(b):
+			t[c] = seedLetter
+		case b >= '0' && b <= '9':
+			t[c] = seedDigit
+		case seedSeparator(b):
+			t[c] = seedSep
+		case b == '.' || b == ')':
+			t[c] = seedDotParen
+		case b >= 0x80:
+			t[c] = seedHigh
+		}
+	}
+	return t
+}()
+
+// enoughSeparators reports whether s has the seedMinWords-1 separators
+// that seedMinWords words need, counted with the byte counts the standard
+// library runs a word at a time.
+func enoughSeparators(s string) bool {
+	n := 0
+	for _, sep := range [...]string{" ", "\n", "-", ",", "\t"} {
+		if n += strings.Count(s, sep); n >= seedMinWords-1 {
+			return true
+		}
+	}
+	return false
+}
+
+// seedRunIn reads the words from i on against the list, as long as they
+// may belong to a mnemonic (until a character or a word that may not),
+// and returns the first run of seedMinWords or more words of the list,
+// or noMatch and where the reading stopped.
+func seedRunIn(s string, i int) (match, int) {
+	count, start, end := 0, 0, 0
+	for {
+		st, en, next, broken := nextSeedWord(s, i)
+		listed := st >= 0 && !broken && inBIP39(s[st:en])
+		if !listed {
+			if count >= seedMinWords {
+				return match{p: pSeedPhrase, at: start, start: start, end: end}, end
+			}
+			count = 0
+		}
+		if st < 0 || broken || en-st < 3 || en-st > 8 {
+			return noMatch, i
+		}
+		if listed {
+			if count == 0 {
+				start = st
+			}
+			count, end = count+1, en
+		}
+		i = next
+	}
+}
+
+// nextSeedWord finds the next word of ASCII letters at or after i: its
+// bounds and where reading goes on (start < 0 when there is none), and
+// whether a character that cannot stand in a mnemonic came before it. A
+// word glued to a non-ASCII character counts as such a character.
+func nextSeedWord(s string, i int) (start, end, next int, broken bool) {
+	for i < len(s) {
 		c := s[i]
-		if c >= '0' && c <= '9' { // a list number, "1." or "1)"
+		switch {
+		case c >= '0' && c <= '9': // a list number, "1." or "1)"
 			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 				i++
 			}
 			if i < len(s) && (s[i] == '.' || s[i] == ')') {
 				i++
 			}
-			continue
-		}
-		if !isASCIILetter(c) {
-			if !seedSeparator(c) {
-				if count >= seedMinWords {
-					break
-				}
-				count = 0
+		case isASCIILetter(c):
+			j := i + 1
+			for j < len(s) && isASCIILetter(s[j]) {
+				j++
 			}
+			if j < len(s) && s[j] >= 0x80 {
+				broken = true
+				i = j
+				continue
+			}
+			return i, j, j, broken
+		case seedSeparator(c):
 			i++
-			continue
+		default:
+			broken = true
+			i++
 		}
-		j := i + 1
-		for j < len(s) && isASCIILetter(s[j]) {
-			j++
-		}
-		if inBIP39(s[i:j]) && (j == len(s) || s[j] < 0x80) {
-			if count == 0 {
-				start = i
-			}
-			count, end = count+1, j
-		} else {
-			if count >= seedMinWords {
-				break
-			}
-			count = 0
-		}
-		i = j
 	}
-	if count < seedMinWords {
-		return noMatch
-	}
-	return match{p: pSeedPhrase, at: start, start: start, end: end}
+	return -1, -1, len(s), broken
 }
 
 // seedSeparator reports whether c may stand between two words of a

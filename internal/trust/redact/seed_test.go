@@ -3,6 +3,7 @@ package redact
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -55,4 +56,80 @@ func TestSeedPhrases(t *testing.T) {
 			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
 		}
 	}
+}
+
+// seedRunsOf is seedPhraseAt's oracle: it looks every word up, in one
+// pass, and returns the first run of seedMinWords or more (start, end), or
+// -1, -1.
+func seedRunsOf(s string) (int, int) {
+	count, start, end := 0, 0, 0
+	for i := 0; ; {
+		st, en, next, broken := nextSeedWord(s, i)
+		if broken || st < 0 || !inBIP39(s[st:en]) {
+			if count >= seedMinWords {
+				return start, end
+			}
+			count = 0
+		}
+		if st < 0 {
+			return -1, -1
+		}
+		if inBIP39(s[st:en]) {
+			if count == 0 {
+				start = st
+			}
+			count, end = count+1, en
+		}
+		i = next
+	}
+}
+
+// TestSeedPhraseAtAgreesWithTheOracle: on texts of list words, other
+// words and separators in random order, seedPhraseAt finds what
+// seedRunsOf finds.
+func TestSeedPhraseAtAgreesWithTheOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 12))
+	list := strings.Fields(bip39Text)
+	tokens := []string{"the", "vessels", "é", "don't", "L6", "1.", "2)", "1abc.", "zoo2.", "lemoné", "abc1def", "x", "federation", ".", ")"}
+	seps := []string{" ", ", ", "-", "\n", "; ", " 3. "}
+	found := 0
+	for range 3000 {
+		var b strings.Builder
+		for n := rng.IntN(60); n > 0; n-- {
+			if rng.IntN(10) == 0 {
+				b.WriteString(tokens[rng.IntN(len(tokens))])
+			} else {
+				b.WriteString(list[rng.IntN(len(list))])
+			}
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		s := b.String()
+		start, end := seedRunsOf(s)
+		m := seedPhraseAt(s, 0)
+		if start < 0 && m.p >= 0 || start >= 0 && (m.p < 0 || m.start != start || m.end != end) {
+			t.Fatalf("seedPhraseAt(%q) = %+v, want the run %d..%d", s, m, start, end)
+		}
+		if start >= 0 {
+			found++
+		}
+	}
+	if found < 100 {
+		t.Errorf("only %d of the texts hold a run: the test shows little", found)
+	}
+}
+
+// FuzzSeedPhrase: seedPhraseAt, which looks up one word in twelve first,
+// finds the run that looking every word up finds.
+func FuzzSeedPhrase(f *testing.F) {
+	twelve := "zoo wrist upon skill cabbage mirror bright dash lemon orbit tiger vessel"
+	for _, s := range []string{twelve, "x " + twelve + " zone", "a b c " + twelve, "1. zoo 2. wrist " + twelve[9:], "zoo, wrist; " + twelve, "lemoné " + twelve} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		start, end := seedRunsOf(s)
+		m := seedPhraseAt(s, 0)
+		if start < 0 && m.p >= 0 || start >= 0 && (m.p < 0 || m.start != start || m.end != end) {
+			t.Errorf("seedPhraseAt(%q) = %+v, want the run %d..%d", s, m, start, end)
+		}
+	})
 }

@@ -190,7 +190,7 @@ func assignmentAt(s string, i int) match {
 		return noMatch // longer than a name
 	}
 	p := nameKind(s[k:nameEnd])
-	if p < 0 && twoWordName(s, k, nameEnd) {
+	if p < 0 && k > 1 && s[k-1] == ' ' && isKeyWord(s[k:nameEnd]) && twoWordName(s, k, nameEnd) {
 		p = pAssignment // private key: ...
 	}
 	if p < 0 && k > 0 && s[k-1] == ';' && strings.EqualFold(s[k:nameEnd], "pwd") {
@@ -354,6 +354,12 @@ func shortSecretName(name, short string) bool {
 		len(name) > len(short) && hasSuffixFold(name, short) && isOneOf(name[len(name)-len(short)-1], "_-.")
 }
 
+// isKeyWord reports whether name is key or keys (any case), the one word
+// whose name of a secret takes the word before it ("private key").
+func isKeyWord(name string) bool {
+	return strings.EqualFold(name, "key") || strings.EqualFold(name, "keys")
+}
+
 // twoWordName reports whether the name s[k:end] and the word just before
 // it (one or two spaces between) name a secret when read as one: "api
 // key", "private key", "secret key".
@@ -366,7 +372,13 @@ func twoWordName(s string, k, end int) bool {
 	for first > 0 && m-first < maxNameLen && isASCIILetter(s[first-1]) {
 		first--
 	}
-	return first < m && (first == 0 || !isNameByte(s[first-1])) && nameKind(s[first:m]+s[k:end]) == pAssignment
+	if first == m || first > 0 && isNameByte(s[first-1]) || m-first+end-k > maxNameLen {
+		return false
+	}
+	var joined [maxNameLen]byte // on the stack: this runs at every ':' and '=' of prose
+	n := copy(joined[:], s[first:m])
+	n += copy(joined[n:], s[k:end])
+	return nameKind(string(joined[:n])) == pAssignment
 }
 
 // spokenAssignmentAt matches "NAME is value" at s[i:], which starts with
