@@ -426,7 +426,7 @@ type view struct {
 	vocabOnce sync.Once
 	vocab     map[string]struct{}
 	// kindTerms keeps, by focus noun, the terms of its kinds that the
-	// view holds (kinds.go), at most maxKindMemo nouns.
+	// view holds (lexicon.go), at most maxLexiconMemo nouns.
 	kindTerms sync.Map
 	kindCount atomic.Int32
 }

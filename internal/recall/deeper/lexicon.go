@@ -8,9 +8,8 @@ import (
 )
 
 // WordNet's help. With WordNet's lexicon (Options.WordNet; the server's
-// is built into the binary), a prompt also
-// searches for words it does not say but means, each at relatedWeight of
-// a prompt word:
+// is built into the binary), a prompt also searches for words it does
+// not say but means, each at relatedWeight of a prompt word:
 //
 //   - Words related by form to each prompt word: the lemma of an
 //     inflected form and its irregular forms (bought, buy), and the words

@@ -443,8 +443,8 @@ func msPooledLibrary(t testing.TB, set []*msDialogue) *federation.Store {
 // 10,000 notes (10 agents of 1,000 turns each, the memory set's turns
 // repeated on later dates), the questions of the memory set as prompts,
 // and beside it, in the same run, the plain BM25 of TestMemoryRecall over
-// the same notes, get_deeper_context with WordNet (lexicon.go; as
-// bourdon serve runs it when wordnet-base is installed), and
+// the same notes, get_deeper_context with WordNet (lexicon.go), as
+// bourdon serve runs it, and
 // get_deeper_context with the semantic arm, its
 // embedder in process (the vector table of TestMemoryRecallWithVectors,
 // so the figure is our own cost: the fusion and the scan of 10,000
