@@ -2,18 +2,19 @@ package redact
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 )
 
 // Seed phrases. A wallet's mnemonic (BIP-0039) is 12 to 24 words drawn
 // from a fixed list of 2,048, and it alone gives the wallet away; it has
 // no shape but its words. seedPhraseAt looks for seedMinWords or more
-// words of the list in a row (any case), separated only by blanks, line
-// breaks, commas, hyphens and list numbers ("1) abandon 2. ability
-// ..."). Prose does not string so many of them
-// together: in the 23 MB of text of this repository's corpora, tests and
-// reference material, the longest run is 7 words ("Usage You can easily
-// call this method").
+// words of the list in a row (any case, seedMinDistinct of them
+// different at least), separated only by blanks, line breaks, commas,
+// hyphens and list numbers ("1) abandon 2. ability ..."). Prose does not
+// string so many of them together: in the 23 MB of text of this
+// repository's corpora, tests and reference material, the longest run is
+// 7 words ("Usage You can easily call this method").
 
 // seedMinWords is the length of the shortest mnemonic.
 const seedMinWords = 12
@@ -142,7 +143,7 @@ func seedRunIn(s string, i int) (match, int) {
 		st, en, next, broken := nextSeedWord(s, i)
 		listed := st >= 0 && !broken && inBIP39(s[st:en])
 		if !listed {
-			if count >= seedMinWords {
+			if count >= seedMinWords && seedVaried(s[start:end]) {
 				return match{p: pSeedPhrase, at: start, start: start, end: end}, end
 			}
 			count = 0
@@ -158,6 +159,33 @@ func seedRunIn(s string, i int) (match, int) {
 		}
 		i = next
 	}
+}
+
+// seedMinDistinct is how many different words a mnemonic's run holds at
+// least. A wallet draws its words at random from 2,048, so twelve of them
+// repeat one rarely and two almost never (about one phrase in a
+// thousand); text that repeats a few words ("long action long action
+// ...") is no mnemonic.
+const seedMinDistinct = seedMinWords - 2
+
+// seedVaried reports whether the run of words run holds seedMinDistinct
+// different words (any case).
+func seedVaried(run string) bool {
+	var seen [seedMinDistinct]string
+	n := 0
+	for i := 0; n < seedMinDistinct; {
+		st, en, next, _ := nextSeedWord(run, i)
+		if st < 0 {
+			return false
+		}
+		w := run[st:en]
+		if !slices.ContainsFunc(seen[:n], func(v string) bool { return strings.EqualFold(v, w) }) {
+			seen[n] = w
+			n++
+		}
+		i = next
+	}
+	return true
 }
 
 // nextSeedWord finds the next word of ASCII letters at or after i: its

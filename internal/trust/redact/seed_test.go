@@ -32,7 +32,9 @@ func TestSeedPhrases(t *testing.T) {
 			"1) " + S},
 		{"words: " + strings.ReplaceAll(twelve, " ", ", ") + ", zone, zero", "words: " + S},
 		{strings.ReplaceAll(twelve, " ", "-"), S},
-		{twelve + " " + twelve, S}, // 24 words
+		{twelve + " " + twelve, S},                                                            // 24 words
+		{strings.Replace(twelve, "tiger", "zoo", 1), S},                                       // a word twice: 11 different
+		{strings.Replace(strings.Replace(twelve, "tiger", "zoo", 1), "orbit", "wrist", 1), S}, // 10 different
 		{`{"mnemonic":"` + twelve + `"}`, `{"mnemonic":"` + S + `"}`},
 	} {
 		if got := Span(c.in); got != c.span {
@@ -50,7 +52,10 @@ func TestSeedPhrases(t *testing.T) {
 		strings.Replace(twelve, "tiger", "tiger;", 1),
 		strings.Replace(twelve, "lemon", "lemoné", 1),
 		strings.Replace(twelve, "dash", "da", 1),
-		"Usage You can easily call this method", // the longest run of the corpora, 7 words
+		"Usage You can easily call this method",                                                // the longest run of the corpora, 7 words
+		strings.Repeat("long action ", 14),                                                     // two words repeated
+		strings.Repeat("zoo wrist upon ", 6),                                                   // three
+		strings.NewReplacer("tiger", "zoo", "orbit", "wrist", "lemon", "upon").Replace(twelve), // 9 different
 	} {
 		if got := Span(in); got != in {
 			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
@@ -66,7 +71,7 @@ func seedRunsOf(s string) (int, int) {
 	for i := 0; ; {
 		st, en, next, broken := nextSeedWord(s, i)
 		if broken || st < 0 || !inBIP39(s[st:en]) {
-			if count >= seedMinWords {
+			if count >= seedMinWords && seedVaried(s[start:end]) {
 				return start, end
 			}
 			count = 0

@@ -125,7 +125,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 	pSeedPhrase - numReference: {"seed_phrase", true,
-		"a wallet's mnemonic seed phrase (BIP-0039): 12 or more words in a row of its English list of 2,048 (any case), separated only by blanks, line breaks, commas, hyphens or list numbers (1. or 1)): the words"},
+		"a wallet's mnemonic seed phrase (BIP-0039): 12 or more words in a row of its English list of 2,048 (any case), 10 of them different at least, separated only by blanks, line breaks, commas, hyphens or list numbers (1. or 1)): the words"},
 }
 
 // match is a match of the battery: the pattern, the position the scanner
