@@ -375,7 +375,7 @@ func twoWordName(s string, k, end int) bool {
 	if first == m || first > 0 && isNameByte(s[first-1]) || m-first+end-k > maxNameLen {
 		return false
 	}
-	var joined [maxNameLen]byte // on the stack: this runs at every ':' and '=' of prose
+	var joined [maxNameLen]byte // on the stack: the spoken form tries every "is" of prose
 	n := copy(joined[:], s[first:m])
 	n += copy(joined[n:], s[k:end])
 	return nameKind(string(joined[:n])) == pAssignment
