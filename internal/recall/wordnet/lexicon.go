@@ -12,7 +12,8 @@ import (
 	"strings"
 )
 
-// Lexicon is what memory recall takes from WordNet: the taxonomy of nouns
+// Lexicon is what this server takes from WordNet: which words are English
+// words (Known, for docs search's spelling repair), the taxonomy of nouns
 // (the senses of each noun, and under each sense the kinds of it, its
 // hyponyms and instances: a whippet under dog, a fracture under injury),
 // and the words related to a word by form (teach, teacher, taught;
