@@ -64,6 +64,8 @@ func seedPhraseAt(s string, from int) match {
 				}
 				if i < len(s) && seedClass[s[i]] == seedDotParen {
 					i++
+				} else if i < len(s) && seedClass[s[i]] == seedLetter {
+					words = 0 // digits glued to a word
 				}
 			default:
 				words = 0
@@ -74,8 +76,8 @@ func seedPhraseAt(s string, from int) match {
 		for i < len(s) && seedClass[s[i]] == seedLetter {
 			i++
 		}
-		if n := i - start; n < 3 || n > 8 || i < len(s) && seedClass[s[i]] == seedHigh {
-			words = 0
+		if n := i - start; n < 3 || n > 8 || i < len(s) && (seedClass[s[i]] == seedHigh || seedClass[s[i]] == seedDigit) {
+			words = 0 // not a word of the list, or glued to what follows it
 			continue
 		}
 		if words++; words == 1 {
@@ -191,7 +193,9 @@ func seedVaried(run string) bool {
 // nextSeedWord finds the next word of ASCII letters at or after i: its
 // bounds and where reading goes on (start < 0 when there is none), and
 // whether a character that cannot stand in a mnemonic came before it. A
-// word glued to a non-ASCII character counts as such a character.
+// word glued to a non-ASCII character or to digits ("zoo2", "2zoo")
+// counts as such a character, so two words of a run always have a
+// separator between them (which enoughSeparators counts).
 func nextSeedWord(s string, i int) (start, end, next int, broken bool) {
 	for i < len(s) {
 		c := s[i]
@@ -202,14 +206,16 @@ func nextSeedWord(s string, i int) (start, end, next int, broken bool) {
 			}
 			if i < len(s) && (s[i] == '.' || s[i] == ')') {
 				i++
+			} else if i < len(s) && isASCIILetter(s[i]) {
+				broken = true // digits glued to a word
 			}
 		case isASCIILetter(c):
 			j := i + 1
 			for j < len(s) && isASCIILetter(s[j]) {
 				j++
 			}
-			if j < len(s) && s[j] >= 0x80 {
-				broken = true
+			if j < len(s) && (s[j] >= 0x80 || s[j] >= '0' && s[j] <= '9') {
+				broken = true // glued to what follows it
 				i = j
 				continue
 			}

@@ -53,6 +53,7 @@ func TestSeedPhrases(t *testing.T) {
 		strings.Replace(twelve, "lemon", "lemoné", 1),
 		strings.Replace(twelve, "dash", "da", 1),
 		"Usage You can easily call this method",                                                // the longest run of the corpora, 7 words
+		strings.ReplaceAll(twelve, " ", "1"),                                                   // digits glued to the words
 		strings.Repeat("long action ", 14),                                                     // two words repeated
 		strings.Repeat("zoo wrist upon ", 6),                                                   // three
 		strings.NewReplacer("tiger", "zoo", "orbit", "wrist", "lemon", "upon").Replace(twelve), // 9 different
@@ -95,7 +96,7 @@ func seedRunsOf(s string) (int, int) {
 func TestSeedPhraseAtAgreesWithTheOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 12))
 	list := strings.Fields(bip39Text)
-	tokens := []string{"the", "vessels", "é", "don't", "L6", "1.", "2)", "1abc.", "zoo2.", "lemoné", "abc1def", "x", "federation", ".", ")"}
+	tokens := []string{"the", "vessels", "é", "don't", "L6", "1.", "2)", "1abc.", "zoo2.", "lemoné", "abc1def", "x", "federation", ".", ")", "3zoo", "zoo4", "5.zoo"}
 	seps := []string{" ", ", ", "-", "\n", "; ", " 3. "}
 	found := 0
 	for range 3000 {
