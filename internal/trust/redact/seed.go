@@ -99,7 +99,7 @@ const (
 	seedOther    = iota
 	seedLetter   // ASCII letter
 	seedDigit    // ASCII digit
-	seedSep      // what may stand between two words (seedSeparator)
+	seedSep      // what may stand between two words (seedSeparators)
 	seedDotParen // '.' or ')', after a list number
 	seedHigh     // a byte of a non-ASCII character
 )
@@ -111,7 +111,7 @@ var seedClass = func() (t [256]uint8) {
 			t[c] = seedLetter
 		case b >= '0' && b <= '9':
 			t[c] = seedDigit
-		case seedSeparator(b):
+		case strings.IndexByte(seedSeparators, b) >= 0:
 			t[c] = seedSep
 		case b == '.' || b == ')':
 			t[c] = seedDotParen
@@ -127,8 +127,8 @@ var seedClass = func() (t [256]uint8) {
 // library runs a word at a time.
 func enoughSeparators(s string) bool {
 	n := 0
-	for _, sep := range [...]string{" ", "\n", "-", ",", "\t"} {
-		if n += strings.Count(s, sep); n >= seedMinWords-1 {
+	for i := range len(seedSeparators) {
+		if n += strings.Count(s, seedSeparators[i:i+1]); n >= seedMinWords-1 {
 			return true
 		}
 	}
@@ -197,30 +197,36 @@ func seedVaried(run string) bool {
 // counts as such a character, so two words of a run always have a
 // separator between them (which enoughSeparators counts).
 func nextSeedWord(s string, i int) (start, end, next int, broken bool) {
+	// class is the class of s[i], seedOther past the end.
+	class := func(i int) uint8 {
+		if i < len(s) {
+			return seedClass[s[i]]
+		}
+		return seedOther
+	}
 	for i < len(s) {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9': // a list number, "1." or "1)"
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		switch class(i) {
+		case seedDigit: // a list number, "1." or "1)"
+			for class(i) == seedDigit {
 				i++
 			}
-			if i < len(s) && (s[i] == '.' || s[i] == ')') {
+			if class(i) == seedDotParen {
 				i++
-			} else if i < len(s) && isASCIILetter(s[i]) {
+			} else if class(i) == seedLetter {
 				broken = true // digits glued to a word
 			}
-		case isASCIILetter(c):
+		case seedLetter:
 			j := i + 1
-			for j < len(s) && isASCIILetter(s[j]) {
+			for class(j) == seedLetter {
 				j++
 			}
-			if j < len(s) && (s[j] >= 0x80 || s[j] >= '0' && s[j] <= '9') {
+			if c := class(j); c == seedHigh || c == seedDigit {
 				broken = true // glued to what follows it
 				i = j
 				continue
 			}
 			return i, j, j, broken
-		case seedSeparator(c):
+		case seedSep:
 			i++
 		default:
 			broken = true
@@ -230,11 +236,9 @@ func nextSeedWord(s string, i int) (start, end, next int, broken bool) {
 	return -1, -1, len(s), broken
 }
 
-// seedSeparator reports whether c may stand between two words of a
+// seedSeparators are the bytes that may stand between two words of a
 // mnemonic (besides a list number).
-func seedSeparator(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '-'
-}
+const seedSeparators = " \t\n\r,-"
 
 // inBIP39 reports whether the ASCII letters w, in any case, are a word of
 // the list.

@@ -32,6 +32,7 @@ func TestSeedPhrases(t *testing.T) {
 			"1) " + S},
 		{"words: " + strings.ReplaceAll(twelve, " ", ", ") + ", zone, zero", "words: " + S},
 		{strings.ReplaceAll(twelve, " ", "-"), S},
+		{strings.ReplaceAll(twelve, " ", "\r"), S},
 		{twelve + " " + twelve, S},                                                            // 24 words
 		{strings.Replace(twelve, "tiger", "zoo", 1), S},                                       // a word twice: 11 different
 		{strings.Replace(strings.Replace(twelve, "tiger", "zoo", 1), "orbit", "wrist", 1), S}, // 10 different
