@@ -166,6 +166,12 @@ func outcomeOf(res mcp.Result, err error) string {
 	return OutcomeOK
 }
 
+// deniedHead is how far into an encoded payload a denial's words are
+// looked for: a denial is written with "error" as its first key (the
+// reference's key order, trust.Denial), so a payload that does not hold
+// them this early is not one, however long it is.
+const deniedHead = 64
+
 // deniedPayload reports whether a result is the reference's denial,
 // {"error": "access denied", ...}.
 func deniedPayload(sc any) bool {
@@ -174,9 +180,10 @@ func deniedPayload(sc any) bool {
 	}
 	switch v := sc.(type) {
 	case json.RawMessage:
-		// Only a payload that holds the words is decoded (most are not
-		// denials, and decoding one costs more than the scan).
-		if bytes.Contains(v, []byte(`"access denied"`)) {
+		// Only a payload that holds the words in its head is decoded
+		// (most are not denials, and decoding one costs more than the
+		// scan).
+		if bytes.Contains(v[:min(len(v), deniedHead)], []byte(`"access denied"`)) {
 			_ = json.Unmarshal(v, &head)
 		}
 	case map[string]any:
