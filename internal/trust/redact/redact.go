@@ -250,9 +250,17 @@ func URI(s string) string {
 
 // spansOf returns the byte ranges of s that Span replaces, in order,
 // merged where they overlap or touch; nil when there are none.
-func spansOf(s string) [][2]int {
+func spansOf(s string) [][2]int { return spansIn(s, true) }
+
+// spansIn is spansOf, looking for encoded credentials (encodedAt) or not.
+func spansIn(s string, decode bool) [][2]int {
 	if s == "" {
 		return nil
+	}
+	scans := [...]func(string, int) match{pemBodyAt, seedPhraseAt, encodedAt}
+	ends := len(scans)
+	if !decode {
+		ends-- // without encodedAt
 	}
 	var spans [][2]int
 	for from := 0; from < len(s); {
@@ -265,7 +273,7 @@ func spansOf(s string) [][2]int {
 		}
 		from = max(m.end, m.at+1)
 	}
-	for _, at := range [...]func(string, int) match{pemBodyAt, seedPhraseAt} {
+	for _, at := range scans[:ends] {
 		for from := 0; from < len(s); {
 			m := at(s, from)
 			if m.p < 0 {

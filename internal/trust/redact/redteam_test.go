@@ -37,9 +37,6 @@ var knownMisses = map[string]string{
 	// AI vendors.
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
-	// Private keys and encoded key material.
-	"json/docker-config-auth":   "a base64 user:password outside a Basic header (documented limit); auth is no secret name",
-	"yaml/k8s-dockerconfigjson": "base64 of a JSON that holds a password is not decoded (documented limit)",
 	// Connection strings and config files.
 	"hcl/terraform-default": `the value is assigned to default; the secret's name is the variable label "db_password", where \bpassword\b does not match after '_'`,
 	// Secrets in words.
@@ -50,9 +47,6 @@ var knownMisses = map[string]string{
 	"unicode/soft-hyphen-anthropic": "a soft hyphen splits the token: Span redacts the part before it and keeps the rest (documented: prose is not unmasked)",
 	"unicode/fullwidth-akia":        "full-width letters: caught on fields only (documented)",
 	"unicode/cyrillic-prefix":       "a Cyrillic homoglyph in ghp_: fields unmask only invisible and full-width characters",
-	"encoded/percent-in-prose":      "a percent-encoded token is decoded by URI() only, not by Span or Flagged (documented)",
-	"encoded/base64-aws-pair":       "base64-encoded credentials are not decoded (documented limit)",
-	"encoded/base64-ghp":            "a base64-encoded token is not decoded (documented limit)",
 }
 
 // knownFalsePositives are benign samples the battery changes (Span) or

@@ -1,0 +1,195 @@
+package redact
+
+import (
+	"encoding/base64"
+	"net/url"
+	"strings"
+)
+
+// Encoded credentials. A credential is often handed around in base64 (a
+// Docker config's auth, a Kubernetes secret's data, a CI variable set to
+// the output of base64) or percent-encoded in a URL, where no pattern of
+// the battery can see it. encodedAt decodes what is encoded and looks at
+// the text it stands for:
+//
+//   - each run of base64 long enough to hold a credential is a credential
+//     when the text it decodes to holds one the battery would cut out of
+//     prose (value-shaped patterns, this one included, so base64 in base64
+//     is seen) or is a user:password pair, as a Basic header's value is.
+//     Only a run that decodes to printable ASCII is looked at: the base64
+//     of binary data (an image, a digest) is left alone after its first
+//     few bytes.
+//   - each run of non-blank text with a percent escape in it (%5F) is a
+//     credential when its unescaped text holds one and the text as it is
+//     does not (then a pattern that cuts out less sees it).
+const (
+	// encodedMinRun is the shortest run decoded: 16 characters are 12
+	// bytes, a short user:password.
+	encodedMinRun = 16
+	// encodedMaxRun bounds the characters of one run that are decoded;
+	// what a longer run holds beyond it is not looked at.
+	encodedMaxRun = 64 << 10
+	// encodedMinPassword is the shortest password of a user:password
+	// pair.
+	encodedMinPassword = 6
+)
+
+// base64Any marks the bytes of either base64 alphabet (standard and
+// URL-safe), padding aside.
+var base64Any = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = isBase64Byte(byte(c)) || c == '-' || c == '_'
+	}
+	return t
+}()
+
+// encodedAt finds the first encoded credential at or after from.
+func encodedAt(s string, from int) match {
+	b, p := base64At(s, from), percentAt(s, from)
+	if b.p < 0 || p.p >= 0 && p.start < b.start {
+		return p
+	}
+	return b
+}
+
+// base64At finds the first run of base64 at or after from that decodes
+// to text holding a credential; the span is the run with its padding.
+func base64At(s string, from int) match {
+	for i := from; i+encodedMinRun <= len(s); {
+		// A run needs encodedMinRun bytes from i: look from the far end,
+		// so that prose is passed over a word at a time.
+		k := i + encodedMinRun - 1
+		for k >= i && base64Any[s[k]] {
+			k--
+		}
+		if k >= i {
+			i = k + 1
+			continue
+		}
+		j := i + encodedMinRun
+		for j < len(s) && base64Any[s[j]] {
+			j++
+		}
+		end := j
+		for end < len(s) && end-j < 2 && s[end] == '=' {
+			end++
+		}
+		if text, ok := decodeRun(s[i:j], end-j); ok && holdsEncodedSecret(text) {
+			return match{p: pEncoded, at: i, start: i, end: end}
+		}
+		i = end
+	}
+	return noMatch
+}
+
+// decodeRun decodes run, a maximal run of base64 followed by pad '='
+// bytes, when it is base64 of printable ASCII text (tabs and line breaks
+// allowed); at most encodedMaxRun of its characters are decoded.
+func decodeRun(run string, pad int) (string, bool) {
+	url := strings.ContainsAny(run, "-_")
+	if url && strings.ContainsAny(run, "+/") {
+		return "", false // two alphabets: not base64
+	}
+	enc := base64.RawStdEncoding
+	if url {
+		enc = base64.RawURLEncoding
+	}
+	if pad > 0 && (len(run)+pad)%4 != 0 || len(run)%4 == 1 {
+		return "", false
+	}
+	// The first 12 bytes rule out almost every run that is not text
+	// before the rest is decoded.
+	var head [encodedMinRun / 4 * 3]byte
+	if _, err := enc.Decode(head[:], []byte(run[:encodedMinRun])); err != nil || !printableText(head[:]) {
+		return "", false
+	}
+	if len(run) > encodedMaxRun {
+		run = run[:encodedMaxRun]
+	}
+	raw, err := enc.DecodeString(run)
+	if err != nil || !printableText(raw) {
+		return "", false
+	}
+	return string(raw), true
+}
+
+// printableText reports whether b is printable ASCII, tabs and line
+// breaks allowed.
+func printableText(b []byte) bool {
+	for _, c := range b {
+		if (c < ' ' || c > '~') && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsEncodedSecret reports whether text, decoded from base64, is or
+// holds a credential.
+func holdsEncodedSecret(text string) bool {
+	return isUserPassword(strings.TrimRight(text, "\r\n")) || spansOf(text) != nil
+}
+
+// isUserPassword reports whether text is a user:password pair: a user
+// name (letters, digits, . _ @ + -) and a password of encodedMinPassword
+// printable characters or more without blanks, such as Basic
+// authentication and a Docker config's auth encode. "https://..." is a
+// URL, not a pair.
+func isUserPassword(text string) bool {
+	user, pw, ok := strings.Cut(text, ":")
+	if !ok || user == "" || len(user) > 64 || len(pw) < encodedMinPassword || strings.HasPrefix(pw, "//") {
+		return false
+	}
+	for i := 0; i < len(user); i++ {
+		if c := user[i]; !isASCIILetter(c) && !isDigit(c) && !strings.ContainsRune("._@+-", rune(c)) {
+			return false
+		}
+	}
+	for i := 0; i < len(pw); i++ {
+		if c := pw[i]; c <= ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// percentAt finds the first run of non-blank text around a percent escape,
+// at or after from, whose unescaped text holds a credential; the span is
+// the run (the text between blanks, quotes or angle brackets).
+func percentAt(s string, from int) match {
+	for i := from; i < len(s); {
+		k := strings.IndexByte(s[i:], '%')
+		if k < 0 {
+			break
+		}
+		p := i + k
+		if p+2 >= len(s) || !isHexDigit(s[p+1]) || !isHexDigit(s[p+2]) {
+			i = p + 1
+			continue
+		}
+		start, end := p, p+3
+		for start > 0 && !endsEncodedRun(s[start-1]) {
+			start--
+		}
+		for end < len(s) && !endsEncodedRun(s[end]) {
+			end++
+		}
+		// A run whose credential shows without unescaping is left to
+		// the pattern that sees it, which cuts out less.
+		if text, err := url.PathUnescape(s[start:end]); err == nil && text != s[start:end] &&
+			spansOf(text) != nil && spansIn(s[start:end], false) == nil {
+			return match{p: pEncoded, at: start, start: start, end: end}
+		}
+		i = end
+	}
+	return noMatch
+}
+
+// endsEncodedRun reports whether c ends a run of percent-encoded text.
+func endsEncodedRun(c byte) bool {
+	return c <= ' ' || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>'
+}
+
+func isHexDigit(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
