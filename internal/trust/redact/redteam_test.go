@@ -37,8 +37,6 @@ var knownMisses = map[string]string{
 	// AI vendors.
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
-	// Connection strings and config files.
-	"hcl/terraform-default": `the value is assigned to default; the secret's name is the variable label "db_password", where \bpassword\b does not match after '_'`,
 	// Secrets in words.
 	// Split, encoded, disguised.
 	"split/ghp-over-lines":          "each half is shorter than ghp_'s 36 characters; no pattern joins lines",

@@ -104,7 +104,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pDSNPassword - numReference: {"dsn_password", false,
 		"the password of a database DSN without a scheme, user:password@tcp(host:port)/db (and tcp6, unix), as Go's MySQL driver takes it: the password"},
 	pConfigValue - numReference: {"config_value", true,
-		"a secret in a configuration file written without '=' or ':': an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), redis.conf's requirepass and masterauth, netrc's password after a login: the value"},
+		"a secret in a configuration file written without '=' or ':' after its name: an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), a Terraform variable \"NAME\" { default = ... } block, redis.conf's requirepass and masterauth, netrc's password after a login: the value"},
 	pCookie - numReference: {"cookie_value", true,
 		"a Cookie or Set-Cookie header: ':' then name=value and the rest of the line (a session id is a credential): the header's value"},
 	pDiscordToken - numReference: {"discord_bot_token", false,
@@ -202,6 +202,9 @@ func assignmentAt(s string, i int) match {
 	if p < 0 && op == '=' && strings.EqualFold(s[k:nameEnd], "value") && attributeNamesSecret(s, k) {
 		p = pConfigValue // <add key="DbPassword" value="...">
 	}
+	if p < 0 && op == '=' && s[k:nameEnd] == "default" && variableNamesSecret(s, k) {
+		p = pConfigValue // variable "db_password" { default = "..." }
+	}
 	if p < 0 {
 		return noMatch
 	}
@@ -261,6 +264,28 @@ func attributeNamesSecret(s string, k int) bool {
 		}
 	}
 	return false
+}
+
+// variableNamesSecret reports whether the default that starts at k is
+// inside a Terraform (HCL) block variable "NAME" { ... } whose NAME names
+// a secret, within 512 bytes of it.
+func variableNamesSecret(s string, k int) bool {
+	before := s[max(0, k-512):k]
+	open := strings.LastIndexByte(before, '{')
+	if open < 0 || strings.IndexByte(before[open:], '}') >= 0 {
+		return false
+	}
+	head := strings.TrimRight(before[:open], " \t")
+	if !strings.HasSuffix(head, `"`) {
+		return false
+	}
+	head = head[:len(head)-1]
+	q := strings.LastIndexByte(head, '"')
+	if q < 0 || nameKind(head[q+1:]) != pAssignment {
+		return false
+	}
+	label := strings.TrimRight(head[:q], " \t")
+	return strings.HasSuffix(label, "variable") && (len(label) == len("variable") || !isNameByte(label[len(label)-len("variable")-1]))
 }
 
 // nameKind says which pattern a name before an operator belongs to, or -1.

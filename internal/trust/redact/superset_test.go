@@ -112,6 +112,8 @@ func TestSupersetCatches(t *testing.T) {
 		{"<server><password>" + "Sup3rS3cret</password></server>", "<server><password>" + S + "</password></server>"},
 		{`<add key="PaymentApiSecret" value="` + `Sup3rS3cret"/>`, `<add key="PaymentApiSecret" value="` + S + `"/>`},
 		{"bind 0.0.0.0\nrequirepass " + "Sup3rS3cret\n", "bind 0.0.0.0\nrequirepass " + S + "\n"},
+		{"variable \"db_password\" {\n  type    = string\n  default = \"" + "Sup3rS3cret\"\n}", "variable \"db_password\" {\n  type    = string\n  default = \"" + S + "\"\n}"},
+		{`variable "api_token" { default = "` + `abc123def456" }`, `variable "api_token" { default = "` + S + `" }`},
 		{"machine api.example.com login bot password " + "Sup3rS3cret", "machine api.example.com login bot password " + S},
 		// Cookie headers.
 		{"Cookie: theme=dark; sessionid=" + "0123456789abcdef", "Cookie: " + S},
@@ -156,6 +158,10 @@ func TestSupersetCatches(t *testing.T) {
 // whatever the kind of surface.
 func TestSupersetLeavesAlone(t *testing.T) {
 	for _, in := range []string{
+		"variable \"region\" {\n  default = \"eu-west-1\"\n}",
+		"variable \"db_password\" {\n  sensitive = true\n}\nvariable \"region\" {\n  default = \"eu-west-1\"\n}",
+		"myvariable \"db_password\" { default = \"Sup3rS3cret\" }",
+		"default = \"Sup3rS3cret\"",
 		"https://example.com:8080/path",
 		"ssh://git@github.com:22/org/repo",
 		"https://host:8080/users/@me",
