@@ -129,28 +129,50 @@ func flaggedCollapsed(t string) bool {
 // unmasked returns s as a reader sees it: without the characters that
 // show nothing (the zero-width space, non-joiner and joiner, U+200B to
 // U+200D, the word joiner U+2060, the byte order mark U+FEFF and the soft
-// hyphen U+00AD), and with the full-width forms of ASCII (U+FF01 to
-// U+FF5E) as ASCII; s itself when it holds none of them.
-func unmasked(s string) string {
+// hyphen U+00AD), with the full-width forms of ASCII (U+FF01 to U+FF5E)
+// as ASCII, and with the Cyrillic and Greek letters that look like Latin
+// ones (homoglyphs) as those, where they sit next to an ASCII letter or
+// digit (a word that mixes scripts: gh\u0440_...); s itself when it holds
+// none of them.
+func unmasked(s string) string { return unmask(s, nil) }
+
+// unmask is unmasked; when offs is not nil it is set to the offset in s
+// of each byte of the result, and len(s) after them.
+func unmask(s string, offs *[]int) string {
 	var b []byte // nil until the first rune replaced
 	for i := 0; i < len(s); {
 		if n, c := maskAt(s, i); n > 0 {
 			if b == nil {
 				b = append(make([]byte, 0, len(s)), s[:i]...)
+				if offs != nil {
+					*offs = make([]int, i, len(s)+1)
+					for j := range i {
+						(*offs)[j] = j
+					}
+				}
 			}
 			if c != 0 {
 				b = append(b, c)
+				if offs != nil {
+					*offs = append(*offs, i)
+				}
 			}
 			i += n
 			continue
 		}
 		if b != nil {
 			b = append(b, s[i])
+			if offs != nil {
+				*offs = append(*offs, i)
+			}
 		}
 		i++
 	}
 	if b == nil {
 		return s
+	}
+	if offs != nil {
+		*offs = append(*offs, len(s))
 	}
 	return string(b)
 }
@@ -180,9 +202,39 @@ func maskAt(s string, i int) (n int, ascii byte) {
 		case c1 == 0xbd && c2 >= 0x80 && c2 <= 0x9e: // U+FF40 to U+FF5E
 			return 3, c2 - 0x80 + 0x60
 		}
+	case 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3, 0xd4: // Greek and Cyrillic
+		if i+1 >= len(s) || s[i+1]&0xc0 != 0x80 {
+			break
+		}
+		c, ok := homoglyphs[rune(s[i]&0x1f)<<6|rune(s[i+1]&0x3f)]
+		if ok && (i > 0 && isASCIIAlnum(s[i-1]) || i+2 < len(s) && isASCIIAlnum(s[i+2])) {
+			return 2, c
+		}
 	}
 	return 0, 0
 }
+
+// homoglyphs are the Cyrillic and Greek letters that look like a Latin
+// letter (Unicode's confusables, the single letters of the two scripts),
+// by the Latin letter they pass for.
+var homoglyphs = func() map[rune]byte {
+	m := map[rune]byte{}
+	for _, p := range []string{
+		// Cyrillic.
+		"аa", "вB", "еe", "кk", "мM", "нH", "оo", "рp", "сc", "тT", "уy", "хx",
+		"АA", "ВB", "ЕE", "КK", "МM", "НH", "ОO", "РP", "СC", "ТT", "УY", "ХX",
+		"ѕs", "ЅS", "іi", "ІI", "јj", "ЈJ", "ԁd", "ԛq", "ԜW", "ԝw", "ӏl", "ҮY",
+		// Greek.
+		"ΑA", "ΒB", "ΕE", "ΖZ", "ΗH", "ΙI", "ΚK", "ΜM", "ΝN", "ΟO", "ΡP", "ΤT", "ΥY", "ΧX",
+		"οo", "νv", "ρp", "ιi",
+	} {
+		r := []rune(p)
+		m[r[0]] = byte(r[1])
+	}
+	return m
+}()
+
+func isASCIIAlnum(c byte) bool { return isASCIILetter(c) || isDigit(c) }
 
 // proseMask is what Span looks for: every pattern but the keyword-shaped
 // ones.
@@ -263,8 +315,10 @@ func spansIn(s string, decode bool) [][2]int {
 		ends-- // without encodedAt
 	}
 	var spans [][2]int
+	rare := false // s may hold a rune unmasked replaces
 	for from := 0; from < len(s); {
-		m, _ := scan(s, proseMask, from, true)
+		m, maybe := scan(s, proseMask, from, true)
+		rare = rare || maybe
 		if m.p < 0 {
 			break
 		}
@@ -283,6 +337,9 @@ func spansIn(s string, decode bool) [][2]int {
 			from = m.end
 		}
 	}
+	if rare {
+		spans = append(spans, maskedSpans(s, decode)...)
+	}
 	if len(spans) == 0 {
 		return nil
 	}
@@ -294,6 +351,23 @@ func spansIn(s string, decode bool) [][2]int {
 		} else {
 			out = append(out, sp)
 		}
+	}
+	return out
+}
+
+// maskedSpans returns the byte ranges of s that hold a credential which
+// shows only as a reader sees s (unmasked): a token with a zero-width
+// space or a soft hyphen inside, in full-width letters, or with a
+// look-alike letter of another script in it.
+func maskedSpans(s string, decode bool) [][2]int {
+	var offs []int
+	seen := unmask(s, &offs)
+	if seen == s {
+		return nil
+	}
+	var out [][2]int
+	for _, sp := range spansIn(seen, decode) {
+		out = append(out, [2]int{offs[sp[0]], offs[sp[1]]})
 	}
 	return out
 }

@@ -37,14 +37,9 @@ var knownMisses = map[string]string{
 	// AI vendors.
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
-	// Secrets in words.
-	// Split, encoded, disguised.
-	"split/ghp-over-lines":          "each half is shorter than ghp_'s 36 characters; no pattern joins lines",
-	"split/concatenated-in-code":    "prefix and body are separate string literals; the body alone is opaque",
-	"unicode/zero-width-space-ghp":  "a zero-width space inside the token: caught on fields only (documented)",
-	"unicode/soft-hyphen-anthropic": "a soft hyphen splits the token: Span redacts the part before it and keeps the rest (documented: prose is not unmasked)",
-	"unicode/fullwidth-akia":        "full-width letters: caught on fields only (documented)",
-	"unicode/cyrillic-prefix":       "a Cyrillic homoglyph in ghp_: fields unmask only invisible and full-width characters",
+	// Split.
+	"split/ghp-over-lines":       "each half is shorter than ghp_'s 36 characters; no pattern joins lines",
+	"split/concatenated-in-code": "prefix and body are separate string literals; the body alone is opaque",
 }
 
 // knownFalsePositives are benign samples the battery changes (Span) or

@@ -105,6 +105,9 @@ var byteClass = func() (t [256]uint8) {
 	t[':'], t['='], t['>'] = bOp, bOp, bOp
 	t[0xc4], t[0xc5], t[0xe2] = bFoldLead, bFoldLead, bFoldLead
 	t[0xc2], t[0xef] = bFoldLead, bFoldLead // U+00AD; U+FEFF and U+FF01 to U+FF5E (U+200B to U+200D and U+2060 lead with 0xe2)
+	for c := 0xce; c <= 0xd4; c++ {
+		t[c] = bFoldLead // Greek and Cyrillic homoglyphs
+	}
 	return t
 }()
 

@@ -434,3 +434,45 @@ func TestInvisibleCharactersHideNothingOnFields(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskedCredentialsInProse: prose is looked at as a reader sees it
+// too, so a credential broken by a character that shows nothing, spelled
+// in full-width letters or with a look-alike letter of another script is
+// cut out whole, the characters around it kept; text with such
+// characters and no credential is left as it is, and Blank keeps every
+// offset.
+func TestMaskedCredentialsInProse(t *testing.T) {
+	token := "ghp_" + strings.Repeat("aBcDeFgHiJ", 3) + "012345"
+	for _, c := range []struct{ name, masked string }{
+		{"zero-width space", token[:12] + "\u200b" + token[12:]},
+		{"soft hyphen", token[:20] + "\u00ad" + token[20:]},
+		{"word joiner", token[:4] + "\u2060" + token[4:]},
+		{"full-width", "ｇｈｐ＿" + strings.Repeat("ａＢｃＤｅＦｇＨｉＪ", 3) + "０１２３４５"},
+		{"Cyrillic er", "gh\u0440" + token[3:]},
+		{"Greek omicron in a key", "AKIAI\u039fSFODNN7EXAMPLE"},
+	} {
+		in := "use " + c.masked + " for CI"
+		want := "use " + Sentinel + " for CI"
+		if got := Span(in); got != want {
+			t.Errorf("%s: Span(%q) = %q, want %q", c.name, in, got, want)
+		}
+		if got := Blank(in); len(got) != len(in) || strings.Contains(got, c.masked[len(c.masked)-6:]) {
+			t.Errorf("%s: Blank(%q) = %q", c.name, in, got)
+		}
+	}
+	for _, in := range []string{
+		"family: 👨\u200d👩\u200d👧", "soft\u00adware", "zero\u200bwidth",
+		"Сafe au lait (a Cyrillic С)", "версия API 2 готова", "Код ABC123 готов, пароль не нужен",
+		"Ωmega and αβγ in a formula: x = ρ·v",
+	} {
+		if got := Span(in); got != in {
+			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
+		}
+		if got := Secret(in); got != in && got != Sentinel {
+			t.Errorf("Secret(%q) = %q", in, got)
+		}
+	}
+	if got := Secret("Код ABC123 готов"); got != "Код ABC123 готов" {
+		t.Errorf("Secret of Russian prose with an ASCII word = %q", got)
+	}
+}
