@@ -16,10 +16,11 @@
 // this server's bdn_ tokens, AWS secret keys, NAME=secret assignments,
 // passwords in words (also in other languages) and on command lines,
 // Azure keys and SAS signatures, PEM body lines, tokens known by their
-// structure (cloud.go), and the prefixed tokens of other vendors
-// (vendor.go). A field is also looked at as a reader
-// sees it (unmasked: no zero-width characters, full-width letters as
-// ASCII).
+// structure (cloud.go), the prefixed tokens of other vendors (vendor.go),
+// and any of them encoded in base64 or percent-encoding (encoded.go) or
+// written in pieces (joined.go). Text is also looked at as a reader sees
+// it (unmasked: no zero-width characters, full-width letters as ASCII,
+// Cyrillic and Greek look-alikes in a Latin word as Latin letters).
 //
 // # Two kinds of surface
 //
@@ -72,7 +73,7 @@ func Text(s string, limit int) string {
 		return ""
 	}
 	t := collapseSpace(s)
-	if flaggedCollapsed(t) {
+	if flaggedCollapsed(t) || brokenAcrossLines(s) {
 		return Sentinel
 	}
 	return truncate(replaceLinks(t), limit)
@@ -109,11 +110,17 @@ func (k Kind) Apply(s string) string {
 }
 
 // Flagged reports whether Secret would replace s: whether s, with its
-// whitespace collapsed, matches any pattern of the battery, or would as
-// a reader sees it (unmasked): a zero-width space inside a token, or a
+// whitespace collapsed, matches any pattern of the battery (or s holds a
+// token broken at a line's end), or would as a reader sees it (unmasked): a zero-width space inside a token, or a
 // token in full-width letters, shows the token to whoever reads it.
 func Flagged(s string) bool {
-	return s != "" && flaggedCollapsed(collapseSpace(s))
+	return s != "" && (flaggedCollapsed(collapseSpace(s)) || brokenAcrossLines(s))
+}
+
+// brokenAcrossLines reports whether s holds a token broken at a line's
+// end (lineBreakAt), which collapsing its white space would hide.
+func brokenAcrossLines(s string) bool {
+	return strings.IndexByte(s, '\n') >= 0 && lineBreakAt(s, 0).p >= 0
 }
 
 // flaggedCollapsed is Flagged of a string whose white space is collapsed.
@@ -304,15 +311,16 @@ func URI(s string) string {
 // merged where they overlap or touch; nil when there are none.
 func spansOf(s string) [][2]int { return spansIn(s, true) }
 
-// spansIn is spansOf, looking for encoded credentials (encodedAt) or not.
+// spansIn is spansOf, looking for credentials encoded or written in
+// pieces (encodedAt, joinedAt) or not.
 func spansIn(s string, decode bool) [][2]int {
 	if s == "" {
 		return nil
 	}
-	scans := [...]func(string, int) match{pemBodyAt, seedPhraseAt, encodedAt}
+	scans := [...]func(string, int) match{pemBodyAt, seedPhraseAt, encodedAt, joinedAt}
 	ends := len(scans)
 	if !decode {
-		ends-- // without encodedAt
+		ends -= 2 // without encodedAt and joinedAt
 	}
 	var spans [][2]int
 	rare := false // s may hold a rune unmasked replaces

@@ -37,9 +37,6 @@ var knownMisses = map[string]string{
 	// AI vendors.
 	"chat/mistral-bare": "an opaque 32-character key with no prefix and no name next to it (documented limit)",
 	"json/together-key": `a bare "key" is not a secret name, and 64 hex digits have no prefix`,
-	// Split.
-	"split/ghp-over-lines":       "each half is shorter than ghp_'s 36 characters; no pattern joins lines",
-	"split/concatenated-in-code": "prefix and body are separate string literals; the body alone is opaque",
 }
 
 // knownFalsePositives are benign samples the battery changes (Span) or

@@ -26,7 +26,7 @@ import (
 // matcher run, anchored there. Benign text almost never gets that far. PEM
 // body lines and seed phrases, which can start anywhere, are looked for by
 // scans of their own (pemBodyAt, seedPhraseAt) of strings long enough to
-// hold one, and so is base64 (encodedAt).
+// hold one, and so are base64 (encodedAt) and pieces (joinedAt).
 //
 // The case-insensitive patterns also accept four non-ASCII runes (U+0130,
 // U+0131, U+017F, U+212A, which Python's IGNORECASE equates with i, i, s
@@ -54,6 +54,9 @@ func containsAny(s string, enabled uint64) (found, maybeRare bool) {
 		return true, maybeRare
 	}
 	if enabled&(1<<pEncoded) != 0 && encodedAt(s, 0).p >= 0 {
+		return true, maybeRare
+	}
+	if enabled&(1<<pJoined) != 0 && joinedAt(s, 0).p >= 0 {
 		return true, maybeRare
 	}
 	if !maybeRare || !hasFoldRune(s) {

@@ -57,6 +57,7 @@ const (
 	pLocalPassword
 	pSeedPhrase
 	pEncoded
+	pJoined
 	numPatterns
 )
 
@@ -127,6 +128,8 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 	pSeedPhrase - numReference: {"seed_phrase", true,
 		"a wallet's mnemonic seed phrase (BIP-0039): 12 or more words in a row of its English list of 2,048 (any case), 10 of them different at least, separated only by blanks, line breaks, commas, hyphens or list numbers (1. or 1)): the words"},
+	pJoined - numReference: {"joined_credential", false,
+		"a credential written in pieces that none of the pieces holds alone: string literals joined by + in code (\"sk-ant-api03-\" + \"...\", over line breaks too, with ' or ` quotes, up to 16 literals), or a token broken at a line's end (the run of token characters that ends a line and the one that starts the next, 4 characters each at least, 20 together): the pieces"},
 	pEncoded - numReference: {"encoded_credential", false,
 		"a credential in base64 or percent-encoded: a run of 16 base64 characters or more (standard or URL-safe alphabet, padded or not) that decodes to printable ASCII text which holds a credential this battery cuts out of prose, or is a user:password pair (a name, ':' and 6 characters or more without blanks, as a Docker config's auth holds); a run of non-blank text with a percent escape (%5F) whose unescaped text holds one: the run"},
 }

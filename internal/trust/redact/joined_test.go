@@ -1,0 +1,63 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestJoinedCredentials checks the joined_credential pattern: a token cut
+// into string literals joined by +, or broken at a line's end, is cut out
+// whole and flags a field; pieces that make no credential together, and
+// text that merely has + signs or line breaks, are left alone.
+func TestJoinedCredentials(t *testing.T) {
+	ghp := "ghp_" + strings.Repeat("aB3xY9", 6)
+	anthropic := "sk-ant-api03-" + strings.Repeat("Zx8_Qw-7", 12) + "AA"
+	secrets := []struct{ name, text string }{
+		{"two literals", `token := "` + ghp[:10] + `" + "` + ghp[10:] + `"`},
+		{"three literals over lines", "const key = '" + anthropic[:13] + "' +\n  '" + anthropic[13:60] + "' +\n  '" + anthropic[60:] + "';"},
+		{"backquotes", "k := `" + ghp[:20] + "` + `" + ghp[20:] + "`"},
+		{"a token broken at a line's end", "PAT, split:\n" + ghp[:22] + "\n" + ghp[22:] + "\nend"},
+		{"CRLF", "PAT:\r\n" + ghp[:25] + "\r\n" + ghp[25:]},
+	}
+	for _, c := range secrets {
+		if !Flagged(c.text) {
+			t.Errorf("%s: %q is not flagged", c.name, c.text)
+		}
+		got := Span(c.text)
+		if !strings.Contains(got, Sentinel) || strings.Contains(got, ghp[len(ghp)-8:]) || strings.Contains(got, anthropic[30:40]) {
+			t.Errorf("%s: Span(%q) = %q, want every piece cut out", c.name, c.text, got)
+		}
+		if again := Span(got); again != got {
+			t.Errorf("%s: Span is not idempotent: %q, then %q", c.name, got, again)
+		}
+	}
+	benign := []string{
+		`msg := "hello, " + name + "!"`,
+		`url := "https://api.example.com/" + "v1/" + "users"`,
+		`s := "abcdefghij" + "klmnopqrst" + "uvwxyz0123"`,
+		"x = a + b + c; y = \"a\" + 'b'",
+		"--- a/main.go\n+++ b/main.go\n+func main() {}\n+\tfmt.Println(\"hi\")",
+		"the value of\nghp_ is a GitHub prefix\nand nothing more",
+		"internal/recall/deeper/testdata\nmemoryset/long_dev.txt holds the dialogues",
+		"3f786850e387550fdab836ed7e6dc881\nde23001b3f786850e387550fdab836ed",
+		// Large inputs made of the pieces looked at (each is read in
+		// time linear in its size).
+		strings.Repeat(`"ab" + `, 1<<14) + `"c"`,
+		`"` + strings.Repeat("x", 1<<20) + `" + "y"`,
+		strings.Repeat("abcdefghijkl\n", 1<<14),
+	}
+	for _, in := range benign {
+		if got := Span(in); got != in {
+			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
+		}
+		if Flagged(in) {
+			t.Errorf("%q is flagged", in)
+		}
+	}
+	// A literal that is a token by itself is cut out by the pattern that
+	// sees it, not with its neighbours.
+	in := `t := "` + ghp + `" + "/suffix"`
+	if got, want := Span(in), `t := "`+Sentinel+`" + "/suffix"`; got != want {
+		t.Errorf("Span(%q) = %q, want %q", in, got, want)
+	}
+}
