@@ -109,11 +109,11 @@ func lineBreakAt(s string, from int) match {
 			leftEnd--
 		}
 		left := leftEnd
-		for left > from && leftEnd-left < maxJoinedLen && isTokenByte(s[left-1]) {
+		for left > from && leftEnd-left < maxJoinedLen && tokenByte[s[left-1]] {
 			left--
 		}
 		right := nl + 1
-		for right < len(s) && right-nl < maxJoinedLen && isTokenByte(s[right]) {
+		for right < len(s) && right-nl < maxJoinedLen && tokenByte[s[right]] {
 			right++
 		}
 		if leftEnd-left < minBrokenPiece || right-nl-1 < minBrokenPiece || leftEnd-left+right-nl-1 < minBrokenToken {
@@ -128,11 +128,14 @@ func lineBreakAt(s string, from int) match {
 	return noMatch
 }
 
-// isTokenByte reports whether c may be part of a token: an ASCII letter
-// or digit, or one of - _ . + / = ~.
-func isTokenByte(c byte) bool {
-	return isASCIILetter(c) || isDigit(c) || strings.IndexByte("-_.+/=~", c) >= 0
-}
+// tokenByte marks the bytes that may be part of a token: ASCII letters
+// and digits, and - _ . + / = ~.
+var tokenByte = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = isASCIILetter(byte(c)) || isDigit(byte(c)) || strings.IndexByte("-_.+/=~", byte(c)) >= 0
+	}
+	return t
+}()
 
 func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
 
