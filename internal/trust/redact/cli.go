@@ -56,8 +56,8 @@ func cliCredentialAt(s string, i int) match {
 	if userOption {
 		minLen = 1 // user:password, the password checked below
 	}
-	if !literal(v, minLen) || v[0] == '-' {
-		return noMatch
+	if !literal(v, minLen) || v[0] == '-' || isPlaceholderWord(v) {
+		return noMatch // --password string: a help text's type
 	}
 	if userOption {
 		user, pass, ok := strings.Cut(v, ":")

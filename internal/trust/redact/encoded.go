@@ -131,7 +131,7 @@ func holdsEncodedSecret(text string) bool {
 }
 
 // isUserPassword reports whether text is a user:password pair: a user
-// name (letters, digits, . _ @ + -) and a password of encodedMinPassword
+// name (letters, digits, . _ @ + -, a letter at least) and a password of encodedMinPassword
 // printable characters or more without blanks, such as Basic
 // authentication and a Docker config's auth encode. "https://..." is a
 // URL, not a pair.
@@ -140,10 +140,16 @@ func isUserPassword(text string) bool {
 	if !ok || user == "" || len(user) > 64 || len(pw) < encodedMinPassword || strings.HasPrefix(pw, "//") {
 		return false
 	}
+	letter := false
 	for i := 0; i < len(user); i++ {
-		if c := user[i]; !isASCIILetter(c) && !isDigit(c) && !strings.ContainsRune("._@+-", rune(c)) {
+		c := user[i]
+		if !isASCIILetter(c) && !isDigit(c) && !strings.ContainsRune("._@+-", rune(c)) {
 			return false
 		}
+		letter = letter || isASCIILetter(c)
+	}
+	if !letter {
+		return false // "010:Repository123": a GitHub node id, a number and a type
 	}
 	for i := 0; i < len(pw); i++ {
 		if c := pw[i]; c <= ' ' || c > '~' {

@@ -135,45 +135,59 @@ func flaggedCollapsed(t string) bool {
 
 // unmasked returns s as a reader sees it: without the characters that
 // show nothing (the zero-width space, non-joiner and joiner, U+200B to
-// U+200D, the word joiner U+2060, the byte order mark U+FEFF and the soft
-// hyphen U+00AD), with the full-width forms of ASCII (U+FF01 to U+FF5E)
-// as ASCII, and with the Cyrillic and Greek letters that look like Latin
+// U+200D, the word joiner U+2060, the byte order mark U+FEFF, the soft
+// hyphen U+00AD, the combining grapheme joiner U+034F, the bidirectional
+// controls U+202A to U+202E and U+2066 to U+2069), with the full-width
+// forms of ASCII (U+FF01 to U+FF5E), the mathematical letters and digits
+// (U+1D400 to U+1D7FF) and the tag characters (U+E0020 to U+E007E, which
+// spell ASCII invisibly) as ASCII, and with the Cyrillic and Greek letters that look like Latin
 // ones (homoglyphs) as those, where they sit next to an ASCII letter or
 // digit (a word that mixes scripts: gh\u0440_...); s itself when it holds
 // none of them.
 func unmasked(s string) string { return unmask(s, nil) }
 
 // unmask is unmasked; when offs is not nil it is set to the offset in s
-// of each byte of the result, and len(s) after them.
+// of each byte of the result, and len(s) after them. A run of tag
+// characters is set apart from the visible text around it by a space: it
+// is a message of its own.
 func unmask(s string, offs *[]int) string {
-	var b []byte // nil until the first rune replaced
+	var b []byte  // nil until the first rune replaced
+	inTag := false // the last rune was a tag character
+	put := func(c byte, at int) {
+		b = append(b, c)
+		if offs != nil {
+			*offs = append(*offs, at)
+		}
+	}
 	for i := 0; i < len(s); {
-		if n, c := maskAt(s, i); n > 0 {
-			if b == nil {
-				b = append(make([]byte, 0, len(s)), s[:i]...)
-				if offs != nil {
-					*offs = make([]int, i, len(s)+1)
-					for j := range i {
-						(*offs)[j] = j
-					}
+		n, c := maskAt(s, i)
+		if n > 0 && b == nil {
+			b = append(make([]byte, 0, len(s)), s[:i]...)
+			if offs != nil {
+				*offs = make([]int, i, len(s)+1)
+				for j := range i {
+					(*offs)[j] = j
 				}
 			}
+		}
+		if tag := n == 4 && s[i] == 0xf3; tag != inTag {
+			if len(b) > 0 {
+				put(' ', i)
+			}
+			inTag = tag
+		}
+		switch {
+		case n > 0:
 			if c != 0 {
-				b = append(b, c)
-				if offs != nil {
-					*offs = append(*offs, i)
-				}
+				put(c, i)
 			}
 			i += n
-			continue
-		}
-		if b != nil {
-			b = append(b, s[i])
-			if offs != nil {
-				*offs = append(*offs, i)
+		default:
+			if b != nil {
+				put(s[i], i)
 			}
+			i++
 		}
-		i++
 	}
 	if b == nil {
 		return s
@@ -189,13 +203,32 @@ func unmask(s string, offs *[]int) string {
 // invisible one).
 func maskAt(s string, i int) (n int, ascii byte) {
 	switch s[i] {
-	case 0xc2: // U+00AD
+	case 0xc2: // U+00AD; U+00A0, the no-break space
 		if i+1 < len(s) && s[i+1] == 0xad {
 			return 2, 0
 		}
-	case 0xe2: // U+200B to U+200D, U+2060
-		if i+2 < len(s) && (s[i+1] == 0x80 && s[i+2] >= 0x8b && s[i+2] <= 0x8d || s[i+1] == 0x81 && s[i+2] == 0xa0) {
+		if i+1 < len(s) && s[i+1] == 0xa0 {
+			return 2, ' '
+		}
+	case 0xcd: // U+034F, the combining grapheme joiner
+		if i+1 < len(s) && s[i+1] == 0x8f {
+			return 2, 0
+		}
+	case 0xe2: // U+200B to U+200D, U+202A to U+202E, U+2060, U+2066 to U+2069
+		if i+2 < len(s) && (s[i+1] == 0x80 && (s[i+2] >= 0x8b && s[i+2] <= 0x8d || s[i+2] >= 0xaa && s[i+2] <= 0xae) ||
+			s[i+1] == 0x81 && (s[i+2] == 0xa0 || s[i+2] >= 0xa6 && s[i+2] <= 0xa9)) {
 			return 3, 0
+		}
+	case 0xf0: // U+1D400 to U+1D7FF, mathematical letters and digits
+		if i+3 < len(s) && s[i+1] == 0x9d && s[i+2] >= 0x90 && s[i+2] <= 0x9f && s[i+3]&0xc0 == 0x80 {
+			return 4, mathASCII(0x1d000 | rune(s[i+2]&0x3f)<<6 | rune(s[i+3]&0x3f))
+		}
+	case 0xf3: // U+E0000 to U+E007F, tag characters: the ASCII they tag, or nothing
+		if i+3 < len(s) && s[i+1] == 0xa0 && (s[i+2] == 0x80 || s[i+2] == 0x81) && s[i+3]&0xc0 == 0x80 {
+			if c := byte(s[i+2]&1)<<6 | s[i+3]&0x3f; c >= 0x20 && c < 0x7f {
+				return 4, c
+			}
+			return 4, 0
 		}
 	case 0xef:
 		if i+2 >= len(s) {
@@ -242,6 +275,24 @@ var homoglyphs = func() map[rune]byte {
 }()
 
 func isASCIIAlnum(c byte) bool { return isASCIILetter(c) || isDigit(c) }
+
+// mathASCII returns the ASCII letter or digit a mathematical alphanumeric
+// symbol (U+1D400 to U+1D7FF: bold, italic, script, fraktur,
+// double-struck, sans-serif and monospace A to Z, a to z, 0 to 9) is
+// drawn from, or 0 for the others (Greek letters, symbols).
+func mathASCII(r rune) byte {
+	switch {
+	case r >= 0x1d400 && r <= 0x1d6a3:
+		if k := byte((r - 0x1d400) % 52); k < 26 {
+			return 'A' + k
+		} else {
+			return 'a' + k - 26
+		}
+	case r >= 0x1d7ce && r <= 0x1d7ff:
+		return '0' + byte((r-0x1d7ce)%10)
+	}
+	return 0
+}
 
 // proseMask is what Span looks for: every pattern but the keyword-shaped
 // ones.

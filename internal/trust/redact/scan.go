@@ -111,6 +111,7 @@ var byteClass = func() (t [256]uint8) {
 	for c := 0xce; c <= 0xd4; c++ {
 		t[c] = bFoldLead // Greek and Cyrillic homoglyphs
 	}
+	t[0xcd], t[0xf0], t[0xf3] = bFoldLead, bFoldLead, bFoldLead // U+034F; mathematical letters; tag characters
 	return t
 }()
 

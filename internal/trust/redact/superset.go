@@ -87,7 +87,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAzureSig - numReference: {"azure_sas_sig", false,
 		"sig= of an Azure SAS query string (after ?, & or a space, 16 characters or more): the value"},
 	pPEMBody - numReference: {"pem_body", false,
-		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path, that is not an SSH public key's: the lines, the shorter last one and an END line"},
+		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path, that is not an SSH public key's nor inside a block whose BEGIN line names no private key (a certificate, a public key): the lines, the shorter last one and an END line"},
 	pSpokenAssignment - numReference: {"spoken_assignment", true,
 		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'); and password (passwd, passphrase) to a value that looks like a secret (8 characters or more, a letter and a digit or symbol, not words decorated with digits: not 1Password, Summer2024), or for a host: and a value of 8 characters or more with a digit or symbol (root password for db-prod: ...): the value"},
 	pCLICredential - numReference: {"cli_credential", false,
@@ -319,7 +319,7 @@ func nameKind(name string) int {
 			return pAssignment
 		}
 	case 'n':
-		if hasSuffixFold(name, "token") {
+		if hasSuffixFold(name, "token") && !isCursorName(name) {
 			return pAssignment
 		}
 	case 'h':
@@ -356,6 +356,19 @@ func nameKind(name string) int {
 		return pAssignment // DB_PASSWORT, senha (words.go)
 	}
 	return -1
+}
+
+// isCursorName reports whether a name ending with token names a page
+// cursor (pageToken, next_page_token, continuationToken, syncToken): a
+// place in a listing, not a credential.
+func isCursorName(name string) bool {
+	head := strings.TrimRight(name[:len(name)-len("token")], "_-.")
+	for _, w := range [...]string{"page", "continuation", "sync", "cursor"} {
+		if hasSuffixFold(head, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesSecret reports whether v is itself a secret's name (password,
@@ -479,8 +492,20 @@ func endsValue(c byte, keepAmp bool) bool {
 	return false
 }
 
-// placeholderWords are values that stand for a secret without being one.
-var placeholderWords = [...]string{"null", "none", "nil", "true", "false", "undefined", "string", "required", "optional", "empty", "unset", "redacted"}
+// placeholderWords are values that stand for a secret without being one
+// (a help text's type among them: --password string).
+var placeholderWords = [...]string{"null", "none", "nil", "true", "false", "undefined", "string", "required", "optional", "empty", "unset", "redacted", "int", "duration", "value", "file", "path"}
+
+// isPlaceholderWord reports whether v is one of placeholderWords, in any
+// case.
+func isPlaceholderWord(v string) bool {
+	for _, w := range placeholderWords {
+		if strings.EqualFold(v, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // plausibleValue reports whether v, found after an operator, may be a
 // secret rather than a placeholder, a reference to one, prose or code.
@@ -497,10 +522,8 @@ func plausibleValue(v string, p int, op byte, quoted, spaced bool) bool {
 	if !literal(v, minLen) {
 		return false
 	}
-	for _, w := range placeholderWords {
-		if strings.EqualFold(v, w) {
-			return false
-		}
+	if isPlaceholderWord(v) {
+		return false
 	}
 	if p == pAssignment && !quoted {
 		if op == ':' && len(v) < 8 && onlyLetters(v) {
@@ -559,7 +582,9 @@ func isPlaceholderName(v string) bool {
 
 // isPlaceholder reports whether v stands for a value instead of being one:
 // a variable ($X, ${X}, %s), a template (<x>, {{x}}, [x], (x)), a
-// comment, or one character repeated (****, xxxx).
+// comment, one character repeated (****, xxxx), or a reference to where a
+// secret store keeps it (secretRefs: vault:secret/db#password,
+// op://vault/item/field, arn:aws:secretsmanager:...).
 func isPlaceholder(v string) bool {
 	if v == "" {
 		return true
@@ -568,8 +593,19 @@ func isPlaceholder(v string) bool {
 	case '$', '<', '{', '[', '%', '(', '#', '*':
 		return true
 	}
+	for _, ref := range secretRefs {
+		if hasPrefixFold(v, ref) {
+			return true
+		}
+	}
 	return strings.Count(v, v[:1]) == len(v)
 }
+
+// secretRefs are how the references to a secret store's entries start
+// (HashiCorp Vault and the tools that resolve its references, 1Password,
+// vals, AWS Secrets Manager and Parameter Store, Google Secret Manager,
+// Azure Key Vault).
+var secretRefs = [...]string{"vault:", "op://", "ref+", "arn:aws:secretsmanager:", "arn:aws:ssm:", "sm://", "gcpsm://", "projects/", "akv:", "keyvault:"}
 
 func onlyLetters(v string) bool {
 	for i := 0; i < len(v); i++ {
@@ -785,6 +821,10 @@ func pemBodyAt(s string, from int) match {
 			i = j // a public key: nothing to hide
 			continue
 		}
+		if end := publicBlockEnd(s, i); end >= 0 {
+			i = end // a certificate, a public key: nothing to hide
+			continue
+		}
 		// i starts a run (or is from); in quoted text ("%q", JSON) a line
 		// follows an escaped newline, whose letter the run took.
 		if isPEMLine(s, i, j) {
@@ -802,6 +842,36 @@ func pemBodyAt(s string, from int) match {
 		i = j
 	}
 	return noMatch
+}
+
+// pemLookBack bounds how far before a body line its BEGIN line is looked
+// for.
+const pemLookBack = 32 << 10
+
+// publicBlockEnd returns, when s[i] is inside a PEM block whose label
+// names no private key (a certificate, a public key, a PGP public key
+// block, a signature), the end of that block: after its END line, or the
+// end of s. It returns -1 otherwise.
+func publicBlockEnd(s string, i int) int {
+	lo := max(0, i-pemLookBack)
+	b := strings.LastIndex(s[lo:i], "-----BEGIN ")
+	if b < 0 {
+		return -1
+	}
+	b += lo + len("-----BEGIN ")
+	n := strings.Index(s[b:min(len(s), b+64)], "-----")
+	if n < 0 || strings.Contains(s[b:b+n], "PRIVATE") || strings.Contains(s[b:i], "-----END ") {
+		return -1
+	}
+	e := strings.Index(s[i:], "-----END ")
+	if e < 0 {
+		return len(s)
+	}
+	e += i + len("-----END ")
+	if k := strings.Index(s[e:min(len(s), e+64)], "-----"); k >= 0 {
+		return e + k + len("-----")
+	}
+	return e
 }
 
 // sshPublicKeyBlobs are how the base64 of an SSH public key starts: the
