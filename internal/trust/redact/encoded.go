@@ -2,8 +2,10 @@ package redact
 
 import (
 	"encoding/base64"
-	"net/url"
+	"encoding/hex"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Encoded credentials. A credential is often handed around in base64 (a
@@ -74,7 +76,11 @@ func base64At(s string, from int) match {
 		for end < len(s) && end-j < 2 && s[end] == '=' {
 			end++
 		}
-		if text, ok := decodeRun(s[i:j], end-j); ok && holdsEncodedSecret(text) {
+		text, ok := decodeRun(s[i:j], end-j)
+		if !ok && end == j {
+			text, ok = decodeHex(s[i:j])
+		}
+		if ok && holdsEncodedSecret(text) {
 			return match{p: pEncoded, at: i, start: i, end: end}
 		}
 		i = end
@@ -82,9 +88,25 @@ func base64At(s string, from int) match {
 	return noMatch
 }
 
+// decodeHex decodes run when it is an even number of hexadecimal digits,
+// 32 or more, that stand for printable ASCII text; at most encodedMaxRun
+// of its characters are decoded.
+func decodeHex(run string) (string, bool) {
+	if len(run) < 2*encodedMinRun || len(run)%2 != 0 {
+		return "", false
+	}
+	run = run[:min(len(run), encodedMaxRun)]
+	raw, err := hex.DecodeString(run)
+	if err != nil || !printableText(raw) {
+		return "", false
+	}
+	return string(raw), true
+}
+
 // decodeRun decodes run, a maximal run of base64 followed by pad '='
 // bytes, when it is base64 of printable ASCII text (tabs and line breaks
-// allowed); at most encodedMaxRun of its characters are decoded.
+// allowed), or of such text in UTF-16LE (PowerShell's -EncodedCommand);
+// at most encodedMaxRun of its characters are decoded.
 func decodeRun(run string, pad int) (string, bool) {
 	url := strings.ContainsAny(run, "-_")
 	if url && strings.ContainsAny(run, "+/") {
@@ -100,17 +122,44 @@ func decodeRun(run string, pad int) (string, bool) {
 	// The first 12 bytes rule out almost every run that is not text
 	// before the rest is decoded.
 	var head [encodedMinRun / 4 * 3]byte
-	if _, err := enc.Decode(head[:], []byte(run[:encodedMinRun])); err != nil || !printableText(head[:]) {
+	if _, err := enc.Decode(head[:], []byte(run[:encodedMinRun])); err != nil {
+		return "", false
+	}
+	wide := utf16ASCII(head[:])
+	if !wide && !printableText(head[:]) {
 		return "", false
 	}
 	if len(run) > encodedMaxRun {
 		run = run[:encodedMaxRun]
 	}
 	raw, err := enc.DecodeString(run)
-	if err != nil || !printableText(raw) {
+	if err != nil {
+		return "", false
+	}
+	if wide {
+		if len(raw)%2 != 0 || !utf16ASCII(raw) {
+			return "", false
+		}
+		for i := range len(raw) / 2 {
+			raw[i] = raw[2*i]
+		}
+		raw = raw[:len(raw)/2]
+	}
+	if !printableText(raw) {
 		return "", false
 	}
 	return string(raw), true
+}
+
+// utf16ASCII reports whether b reads as UTF-16LE code units of ASCII: a
+// byte, then zero, over and over.
+func utf16ASCII(b []byte) bool {
+	for i := 1; i < len(b); i += 2 {
+		if b[i] != 0 || b[i-1] == 0 {
+			return false
+		}
+	}
+	return len(b) >= 2
 }
 
 // printableText reports whether b is printable ASCII, tabs and line
@@ -159,21 +208,23 @@ func isUserPassword(text string) bool {
 	return true
 }
 
-// percentAt finds the first run of non-blank text around a percent escape,
-// at or after from, whose unescaped text holds a credential; the span is
-// the run (the text between blanks, quotes or angle brackets).
+// percentAt finds the first run of non-blank text around an escape, at
+// or after from, whose unescaped text holds a credential that the text as
+// written does not; the span is the run (the text between blanks, quotes
+// or angle brackets). The escapes are a URL's (%5F), JSON's and most
+// languages' (\u005F, \x5F) and HTML's (&#95;, &#x5F;).
 func percentAt(s string, from int) match {
 	for i := from; i < len(s); {
-		k := strings.IndexByte(s[i:], '%')
+		k := strings.IndexAny(s[i:], "%\\&")
 		if k < 0 {
 			break
 		}
 		p := i + k
-		if p+2 >= len(s) || !isHexDigit(s[p+1]) || !isHexDigit(s[p+2]) {
+		if escapeLen(s, p) == 0 {
 			i = p + 1
 			continue
 		}
-		start, end := p, p+3
+		start, end := p, p+1
 		for start > 0 && !endsEncodedRun(s[start-1]) {
 			start--
 		}
@@ -182,13 +233,83 @@ func percentAt(s string, from int) match {
 		}
 		// A run whose credential shows without unescaping is left to
 		// the pattern that sees it, which cuts out less.
-		if text, err := url.PathUnescape(s[start:end]); err == nil && text != s[start:end] &&
-			spansOf(text) != nil && spansIn(s[start:end], false) == nil {
+		if text, changed := unescape(s[start:end]); changed && spansOf(text) != nil && spansIn(s[start:end], false) == nil {
 			return match{p: pEncoded, at: start, start: start, end: end}
 		}
 		i = end
 	}
 	return noMatch
+}
+
+// escapeLen returns the length of the escape at s[i] (%HH, \uHHHH,
+// \xHH, &#D...; or &#xH...;), or 0 when none starts there.
+func escapeLen(s string, i int) int {
+	hexRun := func(j, n int) bool {
+		if j+n > len(s) {
+			return false
+		}
+		for k := j; k < j+n; k++ {
+			if !isHexDigit(s[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case s[i] == '%' && hexRun(i+1, 2):
+		return 3
+	case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'u' && hexRun(i+2, 4):
+		return 6
+	case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'x' && hexRun(i+2, 2):
+		return 4
+	case s[i] == '&' && i+1 < len(s) && s[i+1] == '#':
+		j := i + 2
+		isHex := j < len(s) && (s[j] == 'x' || s[j] == 'X')
+		if isHex {
+			j++
+		}
+		k := j
+		for k < len(s) && k-j < 6 && (isDigit(s[k]) || isHex && isHexDigit(s[k])) {
+			k++
+		}
+		if k > j && k < len(s) && s[k] == ';' {
+			return k + 1 - i
+		}
+	}
+	return 0
+}
+
+// unescape returns run with each escape escapeLen knows replaced by the
+// character it stands for, and whether any was.
+func unescape(run string) (string, bool) {
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(run); {
+		n := escapeLen(run, i)
+		if n == 0 {
+			b.WriteByte(run[i])
+			i++
+			continue
+		}
+		var r uint64
+		switch e := run[i : i+n]; {
+		case e[0] == '%':
+			r, _ = strconv.ParseUint(e[1:], 16, 32)
+		case e[0] == '&' && (e[2] == 'x' || e[2] == 'X'):
+			r, _ = strconv.ParseUint(e[3:n-1], 16, 32)
+		case e[0] == '&':
+			r, _ = strconv.ParseUint(e[2:n-1], 10, 32)
+		default: // \uHHHH, \xHH
+			r, _ = strconv.ParseUint(e[2:], 16, 32)
+		}
+		if r > utf8.MaxRune {
+			r = utf8.RuneError
+		}
+		b.WriteRune(rune(r))
+		changed = true
+		i += n
+	}
+	return b.String(), changed
 }
 
 // endsEncodedRun reports whether c ends a run of percent-encoded text.

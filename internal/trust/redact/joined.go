@@ -7,8 +7,10 @@ import "strings"
 // joinedAt joins the two ways text is cut that a reader undoes without
 // thinking, and looks at the result:
 //
-//   - string literals joined by + in code: "sk-ant-api03-" + "..." (also
-//     over line breaks, with ' or ` quotes);
+//   - string literals joined in code: by + ("sk-ant-api03-" + "..."),
+//     by . (PHP), by || (SQL), by a comma (an array joined, Rust's
+//     concat!), or by nothing but blanks and line breaks (C, Python,
+//     the shell's "a"'b'), over line breaks too (literals.go);
 //   - a token broken at a line's end: the run of token characters that
 //     ends a line and the one that starts the next.
 //
@@ -28,69 +30,14 @@ const (
 	minBrokenToken = 20
 )
 
-// joinedAt finds the first credential written in pieces at or after from.
+// joinedAt finds the first credential written in pieces at or after
+// from, or given as a string literal of code (literalsAt).
 func joinedAt(s string, from int) match {
-	c, b := concatAt(s, from), lineBreakAt(s, from)
+	c, b := literalsAt(s, from), lineBreakAt(s, from)
 	if c.p < 0 || b.p >= 0 && b.start < c.start {
 		return b
 	}
 	return c
-}
-
-// concatAt finds the first concatenation of string literals at or after
-// from whose joined text holds a credential that its literals alone do
-// not; the span is the literals, quotes included.
-func concatAt(s string, from int) match {
-	for i := from; i < len(s); {
-		k := strings.IndexByte(s[i:], '+')
-		if k < 0 {
-			break
-		}
-		plus := i + k
-		i = plus + 1
-		// The literal that ends before the +.
-		l := skipBack(s, plus)
-		if l == 0 || !isQuote(s[l-1]) || l-1 < from {
-			continue
-		}
-		q := s[l-1]
-		open := strings.LastIndexByte(s[max(0, l-1-maxJoinedLen):l-1], q)
-		if open < 0 {
-			continue
-		}
-		open += max(0, l-1-maxJoinedLen)
-		if strings.IndexByte(s[open+1:l-1], '\n') >= 0 {
-			continue
-		}
-		var joined strings.Builder
-		joined.WriteString(s[open+1 : l-1])
-		pieces, end, alone := 1, l, false
-		// The literals after each +.
-		for p := plus; pieces < maxJoinedPieces && joined.Len() <= maxJoinedLen; {
-			r := skipForward(s, p+1)
-			if r >= len(s) || s[r] != q {
-				break
-			}
-			close := strings.IndexByte(s[r+1:min(len(s), r+1+maxJoinedLen)], q)
-			if close < 0 || strings.IndexByte(s[r+1:r+1+close], '\n') >= 0 {
-				break
-			}
-			lit := s[r+1 : r+1+close]
-			alone = alone || spansIn(lit, false) != nil
-			joined.WriteString(lit)
-			pieces++
-			end = r + 2 + close
-			p = skipForward(s, end)
-			if p >= len(s) || s[p] != '+' {
-				break
-			}
-		}
-		if pieces < 2 || alone || spansIn(s[open+1:l-1], false) != nil || spansOf(joined.String()) == nil {
-			continue
-		}
-		return match{p: pJoined, at: open, start: open, end: end}
-	}
-	return noMatch
 }
 
 // lineBreakAt finds the first line break at or after from between two
@@ -136,23 +83,3 @@ var tokenByte = func() (t [256]bool) {
 	}
 	return t
 }()
-
-func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
-
-// skipBack returns the index just after the last byte before i that is
-// not a blank or a line break.
-func skipBack(s string, i int) int {
-	for i > 0 && isSpaceByte(s[i-1]) {
-		i--
-	}
-	return i
-}
-
-// skipForward returns the index of the first byte at or after i that is
-// not a blank or a line break.
-func skipForward(s string, i int) int {
-	for i < len(s) && isSpaceByte(s[i]) {
-		i++
-	}
-	return i
-}

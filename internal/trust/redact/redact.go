@@ -117,10 +117,12 @@ func Flagged(s string) bool {
 	return s != "" && (flaggedCollapsed(collapseSpace(s)) || brokenAcrossLines(s))
 }
 
-// brokenAcrossLines reports whether s holds a token broken at a line's
-// end (lineBreakAt), which collapsing its white space would hide.
+// brokenAcrossLines reports whether s holds a credential written in
+// pieces over its lines (joinedAt: a token broken at a line's end, a
+// literal continued on the next line), which collapsing its white space
+// would hide.
 func brokenAcrossLines(s string) bool {
-	return strings.IndexByte(s, '\n') >= 0 && lineBreakAt(s, 0).p >= 0
+	return strings.IndexByte(s, '\n') >= 0 && joinedAt(s, 0).p >= 0
 }
 
 // flaggedCollapsed is Flagged of a string whose white space is collapsed.

@@ -1,0 +1,163 @@
+package redact
+
+import "strings"
+
+// String literals of code. literalsAt reads the quoted strings of s (",
+// ' or ` quotes, closed on the same line; a backslash escapes the next
+// byte, and a backslash at a line's end continues the literal on the
+// next, as YAML and C allow) and finds three shapes no other pattern
+// sees:
+//
+//   - a chain of literals joined by +, ., ||, a comma or nothing but
+//     blanks, whose joined text holds a credential that no literal of it
+//     holds alone (joined_credential; the span is the chain);
+//   - a literal that names a secret followed, after a comma, by a literal
+//     value shaped like a secret, as a call's arguments: define('DB_PASSWORD', '...'),
+//     setProperty("javax.net.ssl.keyStorePassword", "...") (the span is
+//     the value);
+//   - a literal after SQL's IDENTIFIED BY or the word PASSWORD: CREATE
+//     USER app IDENTIFIED BY '...', ALTER ROLE app WITH PASSWORD '...'
+//     (the span is the value).
+
+// strLit is one string literal: s[open] is its opening quote, s[close]
+// its closing one.
+type strLit struct{ open, close int }
+
+// text returns the literal's text, without its quotes and with its line
+// continuations (a backslash, a line break and the blanks after it)
+// taken out.
+func (l strLit) text(s string) string {
+	t := s[l.open+1 : l.close]
+	if !strings.Contains(t, "\\\n") {
+		return t
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(t, "\\\n")
+		if i < 0 {
+			b.WriteString(t)
+			return b.String()
+		}
+		b.WriteString(t[:i])
+		t = strings.TrimLeft(t[i+2:], " \t")
+	}
+}
+
+// nextLiteral returns the first string literal that opens at or after i.
+func nextLiteral(s string, i int) (strLit, bool) {
+	for i < len(s) {
+		k := strings.IndexAny(s[i:], "\"'`")
+		if k < 0 {
+			break
+		}
+		open := i + k
+		q := s[open]
+		for j := open + 1; j < len(s) && j-open <= maxJoinedLen; j++ {
+			switch c := s[j]; {
+			case c == q:
+				return strLit{open, j}, true
+			case c == '\\' && j+1 < len(s):
+				j++ // an escaped byte, or a line continued
+			case c == '\n':
+				j = len(s) // not closed on its line
+			}
+		}
+		i = open + 1
+	}
+	return strLit{}, false
+}
+
+// joiner reports whether gap, the text between two literals, joins them:
+// blanks around +, ., ||, a comma, or nothing.
+func joiner(gap string) bool {
+	switch strings.TrimSpace(gap) {
+	case "", "+", ".", "||", ",":
+		return true
+	}
+	return false
+}
+
+// literalsAt finds the first of literalsAt's shapes (see above) at or
+// after from.
+func literalsAt(s string, from int) match {
+	prev, ok := nextLiteral(s, from)
+	if !ok {
+		return noMatch
+	}
+	chain := []strLit{prev}
+	for {
+		if m := sqlPasswordAt(s, prev); m.p >= 0 {
+			return m
+		}
+		cur, ok := nextLiteral(s, prev.close+1)
+		gap := ""
+		if ok {
+			gap = s[prev.close+1 : cur.open]
+		}
+		if ok && joiner(gap) && len(chain) < maxJoinedPieces {
+			if m := namedArgumentAt(s, prev, cur, gap); m.p >= 0 {
+				return m
+			}
+			chain = append(chain, cur)
+		} else {
+			if m := joinedChain(s, chain); m.p >= 0 {
+				return m
+			}
+			if !ok {
+				return noMatch
+			}
+			chain = append(chain[:0], cur)
+		}
+		prev = cur
+	}
+}
+
+// joinedChain matches a chain of two literals or more (or one continued
+// over lines) whose joined text holds a credential that none of them
+// holds as written.
+func joinedChain(s string, chain []strLit) match {
+	if len(chain) < 2 && !strings.Contains(s[chain[0].open:chain[0].close], "\\\n") {
+		return noMatch
+	}
+	var joined strings.Builder
+	for _, l := range chain {
+		if spansIn(s[l.open+1:l.close], false) != nil {
+			return noMatch
+		}
+		joined.WriteString(l.text(s))
+	}
+	if spansOf(joined.String()) == nil {
+		return noMatch
+	}
+	return match{p: pJoined, at: chain[0].open, start: chain[0].open, end: chain[len(chain)-1].close + 1}
+}
+
+// namedArgumentAt matches a literal naming a secret followed, after a
+// comma, by a literal value that is shaped like a secret (secretShaped),
+// both in ' or " quotes (a markdown list of `code` words is no call):
+// the value's span.
+func namedArgumentAt(s string, name, value strLit, gap string) match {
+	if strings.TrimSpace(gap) != "," || s[name.open] == '`' || s[value.open] == '`' ||
+		nameKind(s[name.open+1:name.close]) != pAssignment || !secretShaped(s[value.open+1:value.close]) {
+		return noMatch
+	}
+	return match{p: pAssignment, at: name.open, start: value.open + 1, end: value.close}
+}
+
+// sqlPasswordAt matches a literal after SQL's IDENTIFIED BY or the word
+// PASSWORD (any case): the value's span.
+func sqlPasswordAt(s string, l strLit) match {
+	head := strings.TrimRight(s[max(0, l.open-32):l.open], " \t\n")
+	for _, w := range [...]string{"identified by", "password"} {
+		if !hasSuffixFold(head, w) {
+			continue
+		}
+		if k := len(head) - len(w); k > 0 && isNameByte(head[k-1]) {
+			continue // a longer word: mypassword 'x'
+		}
+		if v := s[l.open+1 : l.close]; s[l.open] == '\'' && plausibleValue(v, pAssignment, '=', true, false) {
+			return match{p: pAssignment, at: l.open, start: l.open + 1, end: l.close}
+		}
+	}
+	return noMatch
+}
