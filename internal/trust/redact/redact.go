@@ -153,7 +153,7 @@ func unmasked(s string) string { return unmask(s, nil) }
 // characters is set apart from the visible text around it by a space: it
 // is a message of its own.
 func unmask(s string, offs *[]int) string {
-	var b []byte  // nil until the first rune replaced
+	var b []byte   // nil until the first rune replaced
 	inTag := false // the last rune was a tag character
 	put := func(c byte, at int) {
 		b = append(b, c)
