@@ -205,6 +205,9 @@ func assignmentAt(s string, i int) match {
 	if p < 0 && op == '=' && strings.EqualFold(s[k:nameEnd], "value") && attributeNamesSecret(s, k) {
 		p = pConfigValue // <add key="DbPassword" value="...">
 	}
+	if p < 0 && strings.EqualFold(s[k:nameEnd], "value") && pairNamesSecret(s, k) {
+		p = pConfigValue // - name: DB_PASSWORD / value: ...; {"name": "...", "value": "..."}
+	}
 	if p < 0 && op == '=' && s[k:nameEnd] == "default" && variableNamesSecret(s, k) {
 		p = pConfigValue // variable "db_password" { default = "..." }
 	}
@@ -267,6 +270,59 @@ func attributeNamesSecret(s string, k int) bool {
 		}
 	}
 	return false
+}
+
+// pairNamesSecret reports whether the value key that starts at k has,
+// before it in the same object or list item and within 256 bytes, a name
+// or key entry whose value names a secret: a Kubernetes env entry
+// (name: DB_PASSWORD, then value:), an ECS task's {"name": ...,
+// "value": ...}, an AWS parameter's {"Name": ..., "Value": ...}.
+func pairNamesSecret(s string, k int) bool {
+	w := s[max(0, k-256):k]
+	for end := len(w); end > 0; {
+		i := max(lastIndexFold(w[:end], "name"), lastIndexFold(w[:end], "key"))
+		if i < 0 {
+			return false
+		}
+		end = i
+		if i > 0 && isNameByte(w[i-1]) {
+			continue // a longer word: username, apikey
+		}
+		j := i + 3
+		if hasPrefixFold(w[i:], "name") {
+			j = i + 4
+		}
+		if j < len(w) && (w[j] == '"' || w[j] == '\'') {
+			j++
+		}
+		j = skipBlanks(w, j)
+		if j >= len(w) || w[j] != ':' && w[j] != '=' {
+			continue
+		}
+		j = skipBlanks(w, j+1)
+		if j < len(w) && (w[j] == '"' || w[j] == '\'') {
+			j++
+		}
+		e := j
+		for e < len(w) && (isNameByte(w[e]) || w[e] == '.' || w[e] == '/') {
+			e++
+		}
+		between := w[e:]
+		return e > j && nameKind(w[j:e]) == pAssignment &&
+			!strings.ContainsAny(between, "{}") && !strings.Contains(between, "\n-") && !strings.Contains(between, "\n -") &&
+			lastIndexFold(between, "value") < 0
+	}
+	return false
+}
+
+// lastIndexFold is strings.LastIndex of an ASCII word, in any case.
+func lastIndexFold(s, word string) int {
+	for i := len(s) - len(word); i >= 0; i-- {
+		if hasPrefixFold(s[i:], word) {
+			return i
+		}
+	}
+	return -1
 }
 
 // variableNamesSecret reports whether the default that starts at k is
