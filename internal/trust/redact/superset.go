@@ -205,6 +205,9 @@ func assignmentAt(s string, i int) match {
 	if p < 0 && op == '=' && strings.EqualFold(s[k:nameEnd], "value") && attributeNamesSecret(s, k) {
 		p = pConfigValue // <add key="DbPassword" value="...">
 	}
+	if p < 0 && op == '=' {
+		p = typedName(s, k) // const DB_PASSWORD: &str = ..., val apiKey: String = ...
+	}
 	if p < 0 && strings.EqualFold(s[k:nameEnd], "value") && pairNamesSecret(s, k) {
 		p = pConfigValue // - name: DB_PASSWORD / value: ...; {"name": "...", "value": "..."}
 	}
@@ -270,6 +273,31 @@ func attributeNamesSecret(s string, k int) bool {
 		}
 	}
 	return false
+}
+
+// typedName returns pAssignment when the word that ends before k is the
+// type of a declaration whose name names a secret (NAME: TYPE = in Rust,
+// TypeScript, Kotlin, Swift, Python), -1 otherwise.
+func typedName(s string, k int) int {
+	t := k
+	for t > 0 && k-t < 40 && (isNameByte(s[t-1]) || isOneOf(s[t-1], "&<>[]'*. ")) {
+		t--
+	}
+	if t == 0 || s[t-1] != ':' || t > 1 && s[t-2] == ':' {
+		return -1
+	}
+	e := t - 1
+	for e > 0 && s[e-1] == ' ' {
+		e--
+	}
+	b := e
+	for b > 0 && e-b < maxNameLen && isNameByte(s[b-1]) {
+		b--
+	}
+	if b == e || nameKind(s[b:e]) != pAssignment {
+		return -1
+	}
+	return pAssignment
 }
 
 // pairNamesSecret reports whether the value key that starts at k has,
