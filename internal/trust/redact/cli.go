@@ -110,6 +110,8 @@ var shortOptions = map[string]struct {
 	"ldapsearch": {'w', false}, "ldapadd": {'w', false}, "ldapmodify": {'w', false}, "ldapdelete": {'w', false},
 	"ldapwhoami": {'w', false}, "ldappasswd": {'w', false}, "ldapcompare": {'w', false}, "ldapmodrdn": {'w', false},
 	"docker login": {'p', false}, "podman login": {'p', false}, "helm registry login": {'p', false},
+	"sqlcmd": {'P', false}, "bcp": {'P', false}, "mongosh": {'p', false}, "mongo": {'p', false},
+	"mongodump": {'p', false}, "mongorestore": {'p', false}, "mongoexport": {'p', false}, "mongoimport": {'p', false},
 }
 
 // shortOptionAt matches, at s[i] == '-' before a letter, a command's
