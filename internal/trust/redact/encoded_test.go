@@ -2,6 +2,8 @@ package redact
 
 import (
 	"encoding/base64"
+	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -88,6 +90,51 @@ func TestIsUserPassword(t *testing.T) {
 	} {
 		if got := isUserPassword(text); got != want {
 			t.Errorf("isUserPassword(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestEscapedAndWideCredentials: hexadecimal, \u and \x escapes, HTML
+// character references and base64 of UTF-16 text are decoded too; text
+// that merely uses them is left alone.
+func TestEscapedAndWideCredentials(t *testing.T) {
+	ghp := "ghp_" + strings.Repeat("aB3xY9", 6)
+	var wide []byte
+	for _, c := range []byte("$env:GH_TOKEN='" + ghp + "'") {
+		wide = append(wide, c, 0)
+	}
+	esc := func(format string) string {
+		var b strings.Builder
+		for _, c := range []byte(ghp[:4]) {
+			fmt.Fprintf(&b, format, c)
+		}
+		return b.String() + ghp[4:]
+	}
+	for name, text := range map[string]string{
+		"hex":          "token in hex: " + hex.EncodeToString([]byte(ghp)),
+		"JSON escapes": `{"t":"` + esc(`\u%04x`) + `"}`,
+		"\\x escapes":  `t = "` + esc(`\x%02x`) + `"`,
+		"HTML, hex":    "<code>" + esc("&#x%x;") + "</code>",
+		"HTML, dec":    "<code>" + esc("&#%d;") + "</code>",
+		"UTF-16":       "powershell -EncodedCommand " + base64.StdEncoding.EncodeToString(wide),
+	} {
+		if !Flagged(text) || Span(text) == text {
+			t.Errorf("%s: %q is not caught (Span %q)", name, text, Span(text))
+		}
+	}
+	var wideBenign []byte
+	for _, c := range []byte("Get-Process | Sort-Object CPU") {
+		wideBenign = append(wideBenign, c, 0)
+	}
+	for _, text := range []string{
+		"sha1 " + hex.EncodeToString([]byte{0x9f, 0x86, 0xd0, 0x81, 0x88, 0x4c, 0x7d, 0x65, 0x9a, 0x2f, 0xea, 0xa0, 0xc5, 0x5a, 0xd0, 0x15, 0xa3, 0xbf, 0x4f, 0x1b}),
+		"hex of prose: " + hex.EncodeToString([]byte("hello there, general")),
+		`{"city":"S\u00e3o Paulo","note":"caf\u00e9"}`,
+		"&#169; 2026 Acme &amp; Co",
+		"powershell -EncodedCommand " + base64.StdEncoding.EncodeToString(wideBenign),
+	} {
+		if Flagged(text) || Span(text) != text {
+			t.Errorf("%q is flagged or changed (Span %q)", text, Span(text))
 		}
 	}
 }

@@ -61,3 +61,50 @@ func TestJoinedCredentials(t *testing.T) {
 		t.Errorf("Span(%q) = %q, want %q", in, got, want)
 	}
 }
+
+// TestCodeLiterals: chains joined by other operators, a literal continued
+// over lines, a secret-named argument, SQL's passwords, name/value
+// entries and typed declarations; and their near misses.
+func TestCodeLiterals(t *testing.T) {
+	ghp := "ghp_" + strings.Repeat("aB3xY9", 6)
+	pw := "Xy7-kkQ2-pLm9!"
+	for name, text := range map[string]string{
+		"PHP .":           `$k = '` + ghp[:10] + `' . '` + ghp[10:] + `';`,
+		"SQL ||":          `SET v = '` + ghp[:12] + `' || '` + ghp[12:] + `'`,
+		"array join":      `[` + `"` + ghp[:8] + `", "` + ghp[8:20] + `", "` + ghp[20:] + `"].join("")`,
+		"adjacent":        `K = ("` + ghp[:15] + `"` + "\n    " + `"` + ghp[15:] + `")`,
+		"shell quotes":    `T="` + ghp[:9] + `"'` + ghp[9:] + `'`,
+		"continued":       "note: \"" + ghp[:20] + "\\\n  " + ghp[20:] + "\"",
+		"define":          `define( 'DB_PASSWORD', '` + pw + `' );`,
+		"setProperty":     `System.setProperty("javax.net.ssl.keyStorePassword", "` + pw + `");`,
+		"IDENTIFIED BY":   `CREATE USER 'app'@'%' IDENTIFIED BY '` + pw + `';`,
+		"WITH PASSWORD":   `ALTER ROLE reporting WITH LOGIN PASSWORD '` + pw + `';`,
+		"k8s env":         "env:\n  - name: DB_HOST\n    value: db\n  - name: DB_PASSWORD\n    value: \"" + pw + "\"\n",
+		"ECS":             `[{"name": "AWS_SECRET_ACCESS_KEY", "value": "` + pw + `"}]`,
+		"Rust typed":      `const DB_PASSWORD: &str = "` + pw + `";`,
+		"Kotlin typed":    `val apiToken: String = "` + pw + `"`,
+		"TypeScript type": `const clientSecret: string = "` + pw + `";`,
+	} {
+		if !Flagged(text) {
+			t.Errorf("%s: %q is not flagged", name, text)
+		}
+		if got := Span(text); strings.Contains(got, pw) || strings.Contains(got, ghp[len(ghp)-8:]) || !strings.Contains(got, Sentinel) {
+			t.Errorf("%s: Span(%q) = %q", name, text, got)
+		}
+	}
+	for _, text := range []string{
+		`define( 'DB_NAME', 'wordpress' );`,
+		"Each item is `pass`, `fail`, `n/a`, or `waived`.",
+		`setProperty("password.policy", "strict")`,
+		"a user identified by 'John Smith' in the log",
+		"env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef: {name: db, key: password}\n  - name: DB_HOST\n    value: db.internal\n",
+		`{"name": "token_count", "value": "12345678"}`,
+		`let passwordLength: Int = 12`,
+		`$greeting = 'Hello, ' . $name . '!';`,
+		`SELECT first || ' ' || last FROM people`,
+	} {
+		if got := Span(text); got != text {
+			t.Errorf("Span(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}

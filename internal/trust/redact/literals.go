@@ -144,8 +144,8 @@ func namedArgumentAt(s string, name, value strLit, gap string) match {
 	return match{p: pAssignment, at: name.open, start: value.open + 1, end: value.close}
 }
 
-// sqlPasswordAt matches a literal after SQL's IDENTIFIED BY or the word
-// PASSWORD (any case): the value's span.
+// sqlPasswordAt matches a literal in ' quotes, without blanks, after
+// SQL's IDENTIFIED BY or the word PASSWORD (any case): the value's span.
 func sqlPasswordAt(s string, l strLit) match {
 	head := strings.TrimRight(s[max(0, l.open-32):l.open], " \t\n")
 	for _, w := range [...]string{"identified by", "password"} {
@@ -155,7 +155,7 @@ func sqlPasswordAt(s string, l strLit) match {
 		if k := len(head) - len(w); k > 0 && isNameByte(head[k-1]) {
 			continue // a longer word: mypassword 'x'
 		}
-		if v := s[l.open+1 : l.close]; s[l.open] == '\'' && plausibleValue(v, pAssignment, '=', true, false) {
+		if v := s[l.open+1 : l.close]; s[l.open] == '\'' && !strings.ContainsAny(v, " \t") && plausibleValue(v, pAssignment, '=', true, false) {
 			return match{p: pAssignment, at: l.open, start: l.open + 1, end: l.close}
 		}
 	}

@@ -169,7 +169,7 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
 				cand = 1 << pPEM
-			} else if i+1 < len(s) && (s[i+1] == '-' || s[i+1] == 'u' || s[i+1] == 'p' || s[i+1] == 'w' || s[i+1] == 'a') {
+			} else if i+1 < len(s) && (s[i+1] == '-' || s[i+1] == 'u' || s[i+1] == 'p' || s[i+1] == 'P' || s[i+1] == 'w' || s[i+1] == 'a') {
 				cand = 1 << pCLICredential
 			}
 		case bOp:
