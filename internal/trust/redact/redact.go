@@ -17,8 +17,9 @@
 // passwords in words (also in other languages) and on command lines,
 // Azure keys and SAS signatures, PEM body lines, tokens known by their
 // structure (cloud.go), the prefixed tokens of other vendors (vendor.go),
-// and any of them encoded in base64 or percent-encoding (encoded.go) or
-// written in pieces (joined.go). Text is also looked at as a reader sees
+// and any of them encoded (base64, hexadecimal, escapes: encoded.go),
+// written in pieces (joined.go) or given as string literals of code
+// (literals.go). Text is also looked at as a reader sees
 // it (unmasked: no zero-width characters, full-width letters as ASCII,
 // Cyrillic and Greek look-alikes in a Latin word as Latin letters).
 //

@@ -81,7 +81,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAWSSecret - numReference: {"aws_secret_key", true,
 		"40 base64 characters after aws_secret_access_key, aws_secret or secret_access_key (and '=', ':' or a space): the key"},
 	pAssignment - numReference: {"secret_assignment", true,
-		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or ends with key after secret, private, api, signing, encryption, master, auth or app (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=): the value"},
+		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or ends with key after secret, private, api, signing, encryption, master, auth or app (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=); also NAME: TYPE = value (a typed declaration), a secret-named string literal and a literal value shaped like a secret as a call's arguments (define('DB_PASSWORD', '...')), and a literal without blanks after SQL's IDENTIFIED BY or PASSWORD: the value"},
 	pAzureKey - numReference: {"azure_key", true,
 		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings: the value"},
 	pAzureSig - numReference: {"azure_sas_sig", false,
@@ -105,7 +105,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pDSNPassword - numReference: {"dsn_password", false,
 		"the password of a database DSN without a scheme, user:password@tcp(host:port)/db (and tcp6, unix), as Go's MySQL driver takes it: the password"},
 	pConfigValue - numReference: {"config_value", true,
-		"a secret in a configuration file written without '=' or ':' after its name: an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), a Terraform variable \"NAME\" { default = ... } block, redis.conf's requirepass and masterauth, netrc's password after a login: the value"},
+		"a secret in a configuration file written without '=' or ':' after its name: an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), a Terraform variable \"NAME\" { default = ... } block, a value entry after a name or key entry that names a secret (a Kubernetes env entry, an ECS task's, an AWS parameter's), redis.conf's requirepass and masterauth, netrc's password after a login: the value"},
 	pCookie - numReference: {"cookie_value", true,
 		"a Cookie or Set-Cookie header: ':' then name=value and the rest of the line (a session id is a credential): the header's value"},
 	pDiscordToken - numReference: {"discord_bot_token", false,
@@ -129,9 +129,9 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pSeedPhrase - numReference: {"seed_phrase", true,
 		"a wallet's mnemonic seed phrase (BIP-0039): 12 or more words in a row of its English list of 2,048 (any case), 10 of them different at least, separated only by blanks, line breaks, commas, hyphens or list numbers (1. or 1)): the words"},
 	pJoined - numReference: {"joined_credential", false,
-		"a credential written in pieces that none of the pieces holds alone: string literals joined by + in code (\"sk-ant-api03-\" + \"...\", over line breaks too, with ' or ` quotes, up to 16 literals), or a token broken at a line's end (the run of token characters that ends a line and the one that starts the next, 4 characters each at least, 20 together): the pieces"},
+		"a credential written in pieces that none of the pieces holds alone: string literals joined in code by +, ., ||, a comma or nothing but blanks (\"sk-ant-api03-\" + \"...\", PHP's ., SQL's ||, an array joined, C's and Python's adjacent literals, the shell's \"a\"'b'; over line breaks too; up to 16 literals), a literal continued over lines by a backslash, or a token broken at a line's end (the run of token characters that ends a line and the one that starts the next, 4 characters each at least, 20 together): the pieces"},
 	pEncoded - numReference: {"encoded_credential", false,
-		"a credential in base64 or percent-encoded: a run of 16 base64 characters or more (standard or URL-safe alphabet, padded or not) that decodes to printable ASCII text which holds a credential this battery cuts out of prose, or is a user:password pair (a name, ':' and 6 characters or more without blanks, as a Docker config's auth holds); a run of non-blank text with a percent escape (%5F) whose unescaped text holds one: the run"},
+		"a credential encoded: a run of 16 base64 characters or more (standard or URL-safe alphabet, padded or not) that decodes to printable ASCII text, or to such text in UTF-16LE, which holds a credential this battery cuts out of prose, or is a user:password pair (a name with a letter, ':' and 6 characters or more without blanks, as a Docker config's auth holds); 32 hexadecimal digits or more that stand for such text; a run of non-blank text with escapes (%5F, \\u005F, \\x5F, &#95;, &#x5F;) whose unescaped text holds one that the text as written does not: the run"},
 }
 
 // match is a match of the battery: the pattern, the position the scanner
