@@ -215,7 +215,7 @@ func isUserPassword(text string) bool {
 // languages' (\u005F, \x5F) and HTML's (&#95;, &#x5F;).
 func percentAt(s string, from int) match {
 	for i := from; i < len(s); {
-		k := strings.IndexAny(s[i:], "%\\&")
+		k := indexOf3(s[i:], '%', '\\', '&')
 		if k < 0 {
 			break
 		}

@@ -1,6 +1,10 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/getbourdon/bourdon-go/internal/platform/swar"
+)
 
 // String literals of code. literalsAt reads the quoted strings of s (",
 // ' or ` quotes, closed on the same line; a backslash escapes the next
@@ -46,7 +50,7 @@ func (l strLit) text(s string) string {
 // nextLiteral returns the first string literal that opens at or after i.
 func nextLiteral(s string, i int) (strLit, bool) {
 	for i < len(s) {
-		k := strings.IndexAny(s[i:], "\"'`")
+		k := indexOf3(s[i:], '"', '\'', '`')
 		if k < 0 {
 			break
 		}
@@ -65,6 +69,24 @@ func nextLiteral(s string, i int) (strLit, bool) {
 		i = open + 1
 	}
 	return strLit{}, false
+}
+
+// indexOf3 returns the index of the first of the bytes a, b and c in s,
+// or -1, reading eight bytes at a time while none of them is there.
+func indexOf3(s string, a, b, c byte) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := swar.Word(s[i:])
+		if swar.ZeroByte(w^(swar.EachByte*uint64(a)))|swar.ZeroByte(w^(swar.EachByte*uint64(b)))|swar.ZeroByte(w^(swar.EachByte*uint64(c))) != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if x := s[i]; x == a || x == b || x == c {
+			return i
+		}
+	}
+	return -1
 }
 
 // joiner reports whether gap, the text between two literals, joins them:
