@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,25 @@ func TestCodeLiterals(t *testing.T) {
 	} {
 		if got := Span(text); got != text {
 			t.Errorf("Span(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}
+
+// TestIndexOf3 checks the eight-byte scan against strings.IndexAny.
+func TestIndexOf3(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	alphabet := "ab\"'`%&\\ \x80\xff"
+	for range 5000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+			if r.IntN(3) > 0 {
+				b[i] = 'a' + byte(r.IntN(26))
+			}
+		}
+		s := string(b)
+		if got, want := indexOf3(s, '"', '\'', '`'), strings.IndexAny(s, "\"'`"); got != want {
+			t.Fatalf("indexOf3(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
