@@ -835,7 +835,6 @@ func TestRedTeamProbe2(t *testing.T) {
 	if len(secrets) < 80 || len(benign) < 40 {
 		t.Fatalf("%d secret and %d benign samples, want at least 80 and 40", len(secrets), len(benign))
 	}
-
 	// No name of the first probe is reused.
 	first := map[string]bool{}
 	for _, s := range redTeamSecrets() {
@@ -844,65 +843,5 @@ func TestRedTeamProbe2(t *testing.T) {
 	for _, b := range redTeamBenign() {
 		first[b.name] = true
 	}
-
-	seen := map[string]bool{}
-	name := func(n string) {
-		if seen[n] {
-			t.Errorf("duplicate sample name %q", n)
-		}
-		if first[n] {
-			t.Errorf("sample name %q is the first probe's", n)
-		}
-		seen[n] = true
-	}
-
-	leaks, falsePositives := 0, 0
-	for _, s := range secrets {
-		name(s.name)
-		if len(s.parts) == 0 {
-			t.Errorf("%s: no secret part", s.name)
-		}
-		for i, part := range s.parts {
-			if part == "" || !strings.Contains(s.text, part) {
-				t.Errorf("%s: secret part %d is not in its text", s.name, i)
-			}
-		}
-		problems := secretProblems(s)
-		why, known := knownMisses2[s.name]
-		switch {
-		case len(problems) > 0 && !known:
-			leaks++
-			t.Errorf("LEAK %s: %s\n  text: %q\n  span: %q", s.name, strings.Join(problems, "; "), s.text, Span(s.text))
-		case len(problems) == 0 && known:
-			t.Errorf("%s is caught now: remove it from knownMisses2 (%s)", s.name, why)
-		case known:
-			t.Logf("known miss %s: %s (%s)", s.name, strings.Join(problems, "; "), why)
-		}
-	}
-	for _, b := range benign {
-		name(b.name)
-		problems := benignProblems(b)
-		why, known := knownFalsePositives2[b.name]
-		switch {
-		case len(problems) > 0 && !known:
-			falsePositives++
-			t.Errorf("FALSE POSITIVE %s: %s\n  text: %q", b.name, strings.Join(problems, "; "), b.text)
-		case len(problems) == 0 && known:
-			t.Errorf("%s is left alone now: remove it from knownFalsePositives2 (%s)", b.name, why)
-		case known:
-			t.Logf("known false positive %s: %s (%s)", b.name, strings.Join(problems, "; "), why)
-		}
-	}
-	for n := range knownMisses2 {
-		if !seen[n] {
-			t.Errorf("knownMisses2 names no sample: %q", n)
-		}
-	}
-	for n := range knownFalsePositives2 {
-		if !seen[n] {
-			t.Errorf("knownFalsePositives2 names no sample: %q", n)
-		}
-	}
-	t.Logf("probe 2: %d secret samples (%d leak, %d known misses), %d benign samples (%d changed or flagged, %d known false positives)",
-		len(secrets), leaks, len(knownMisses2), len(benign), falsePositives, len(knownFalsePositives2))
+	judgeProbe(t, "probe 2", secrets, benign, knownMisses2, knownFalsePositives2, first)
 }
