@@ -286,11 +286,11 @@ func isASCIIAlnum(c byte) bool { return isASCIILetter(c) || isDigit(c) }
 func mathASCII(r rune) byte {
 	switch {
 	case r >= 0x1d400 && r <= 0x1d6a3:
-		if k := byte((r - 0x1d400) % 52); k < 26 {
+		k := byte((r - 0x1d400) % 52)
+		if k < 26 {
 			return 'A' + k
-		} else {
-			return 'a' + k - 26
 		}
+		return 'a' + k - 26
 	case r >= 0x1d7ce && r <= 0x1d7ff:
 		return '0' + byte((r-0x1d7ce)%10)
 	}
