@@ -237,8 +237,8 @@ func nextSeedWord(s string, i int) (start, end, next int, broken bool) {
 }
 
 // seedSeparators are the bytes that may stand between two words of a
-// mnemonic (besides a list number).
-const seedSeparators = " \t\n\r,-"
+// mnemonic (besides a list number); '"' for a JSON array of its words.
+const seedSeparators = " \t\n\r,-\""
 
 // inBIP39 reports whether the ASCII letters w, in any case, are a word of
 // the list.

@@ -294,6 +294,14 @@ func TestPasswordsInOtherLanguages(t *testing.T) {
 		"パスワード：%s",
 		"관리자 비밀번호는 %s입니다",
 		"비밀번호: %s",
+		"ο κωδικός πρόσβασης είναι %s",
+		"Κωδικός: %s",
+		"كلمة المرور هي %s",
+		"كلمة السر: %s",
+		"सर्वर पासवर्ड है %s",
+		"पासवर्ड: %s",
+		"mật khẩu là %s",
+		"Mật khẩu: %s",
 	} {
 		v := g.pw(10 + g.r.IntN(6))
 		checkCaught(t, strings.Replace(c, "%s", v, 1), v)
@@ -304,6 +312,7 @@ func TestPasswordsInOtherLanguages(t *testing.T) {
 		"resenha=Ab12cd34ef", "Het wachtwoord is verlopen", "Hasło to podstawa", "lösenordet är för kort",
 		"şifre sıfırlama", "Пароль неверный", "密码错误", "パスワードを忘れた", "비밀번호를 잊으셨나요?",
 		"Das Passwort ist 12345678", "parolası değiştirildi",
+		"ο κωδικός είναι λάθος", "كلمة المرور خاطئة", "पासवर्ड गलत है", "mật khẩu sai rồi",
 	} {
 		checkQuiet(t, in, false)
 	}

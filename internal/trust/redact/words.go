@@ -155,6 +155,10 @@ var passwordWords = [...]passwordWord{
 	{"Chinese", []string{"密码", "密碼"}, []string{"是", "为", "為"}, false},
 	{"Japanese", []string{"パスワード"}, []string{"は"}, false},
 	{"Korean", []string{"비밀번호"}, []string{"는", "가"}, false},
+	{"Greek", []string{"κωδικός πρόσβασης", "κωδικός"}, []string{"είναι"}, true},
+	{"Arabic", []string{"كلمة المرور", "كلمة السر"}, []string{"هي", "هو"}, true},
+	{"Hindi", []string{"पासवर्ड"}, []string{"है"}, true},
+	{"Vietnamese", []string{"mật khẩu"}, []string{"là"}, true},
 }
 
 // localizedFirst[c] lists the indexes in passwordWords of the words with
