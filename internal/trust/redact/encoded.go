@@ -47,7 +47,7 @@ var base64Any = func() (t [256]bool) {
 
 // encodedAt finds the first encoded credential at or after from.
 func encodedAt(s string, from int) match {
-	b, p := base64At(s, from), percentAt(s, from)
+	b, p := base64At(s, from), escapedAt(s, from)
 	if b.p < 0 || p.p >= 0 && p.start < b.start {
 		return p
 	}
@@ -208,12 +208,12 @@ func isUserPassword(text string) bool {
 	return true
 }
 
-// percentAt finds the first run of non-blank text around an escape, at
+// escapedAt finds the first run of non-blank text around an escape, at
 // or after from, whose unescaped text holds a credential that the text as
 // written does not; the span is the run (the text between blanks, quotes
 // or angle brackets). The escapes are a URL's (%5F), JSON's and most
 // languages' (\u005F, \x5F) and HTML's (&#95;, &#x5F;).
-func percentAt(s string, from int) match {
+func escapedAt(s string, from int) match {
 	for i := from; i < len(s); {
 		k := indexOf3(s[i:], '%', '\\', '&')
 		if k < 0 {
