@@ -47,31 +47,27 @@ var base64Any = func() (t [256]bool) {
 
 // encodedAt finds the first encoded credential at or after from.
 func encodedAt(s string, from int) match {
-	b, p := base64At(s, from), escapedAt(s, from)
-	if b.p < 0 || p.p >= 0 && p.start < b.start {
-		return p
+	return firstOf(base64At(s, from), escapedAt(s, from))
+}
+
+// firstOf returns the one of two matches that starts first (a missing
+// one, p < 0, never does).
+func firstOf(a, b match) match {
+	if a.p < 0 || b.p >= 0 && b.start < a.start {
+		return b
 	}
-	return b
+	return a
 }
 
 // base64At finds the first run of base64 at or after from that decodes
 // to text holding a credential; the span is the run with its padding.
 func base64At(s string, from int) match {
-	for i := from; i+encodedMinRun <= len(s); {
-		// A run needs encodedMinRun bytes from i: look from the far end,
-		// so that prose is passed over a word at a time.
-		k := i + encodedMinRun - 1
-		for k >= i && base64Any[s[k]] {
-			k--
+	for i := from; ; {
+		start, j := runAt(s, i, encodedMinRun, &base64Any)
+		if start < 0 {
+			break
 		}
-		if k >= i {
-			i = k + 1
-			continue
-		}
-		j := i + encodedMinRun
-		for j < len(s) && base64Any[s[j]] {
-			j++
-		}
+		i = start
 		end := j
 		for end < len(s) && end-j < 2 && s[end] == '=' {
 			end++

@@ -33,11 +33,7 @@ const (
 // joinedAt finds the first credential written in pieces at or after
 // from, or given as a string literal of code (literalsAt).
 func joinedAt(s string, from int) match {
-	c, b := literalsAt(s, from), lineBreakAt(s, from)
-	if c.p < 0 || b.p >= 0 && b.start < c.start {
-		return b
-	}
-	return c
+	return firstOf(literalsAt(s, from), lineBreakAt(s, from))
 }
 
 // lineBreakAt finds the first line break at or after from between two

@@ -338,7 +338,7 @@ func pairNamesSecret(s string, k int) bool {
 		between := w[e:]
 		return e > j && nameKind(w[j:e]) == pAssignment &&
 			!strings.ContainsAny(between, "{}") && !strings.Contains(between, "\n-") && !strings.Contains(between, "\n -") &&
-			lastIndexFold(between, "value") < 0
+			!containsFold(between, "value")
 	}
 	return false
 }
@@ -886,21 +886,12 @@ const (
 // of s) that has upper case, lower case and a digit. The span goes on over
 // the body lines that follow, the last (shorter) one and an END line.
 func pemBodyAt(s string, from int) match {
-	for i := from; i+pemMinLine <= len(s); {
-		// A line needs pemMinLine base64 bytes from i: look from the far
-		// end, so that prose is passed over a word at a time.
-		k := i + pemMinLine - 1
-		for k >= i && base64Byte[s[k]] {
-			k--
+	for i := from; ; {
+		start, j := runAt(s, i, pemMinLine, &base64Byte)
+		if start < 0 {
+			break
 		}
-		if k >= i {
-			i = k + 1
-			continue
-		}
-		j := i + pemMinLine
-		for j < len(s) && base64Byte[s[j]] {
-			j++
-		}
+		i = start
 		if isSSHPublicKeyBlob(s[i:j]) {
 			i = j // a public key: nothing to hide
 			continue
@@ -926,6 +917,30 @@ func pemBodyAt(s string, from int) match {
 		i = j
 	}
 	return noMatch
+}
+
+// runAt returns the first run of n bytes or more of class at or after i,
+// from start up to end; start is -1 when there is none. It looks at the
+// far end of each window of n bytes first, so that text of shorter words
+// is passed over a word at a time. The run may start at i inside a longer
+// one.
+func runAt(s string, i, n int, class *[256]bool) (start, end int) {
+	for i+n <= len(s) {
+		k := i + n - 1
+		for k >= i && class[s[k]] {
+			k--
+		}
+		if k >= i {
+			i = k + 1
+			continue
+		}
+		j := i + n
+		for j < len(s) && class[s[j]] {
+			j++
+		}
+		return i, j
+	}
+	return -1, -1
 }
 
 // pemLookBack bounds how far before a body line its BEGIN line is looked
