@@ -258,12 +258,7 @@ func tooLarge(w http.ResponseWriter, limit int64) {
 // hostAllowed applies the DNS rebinding rule: a request that arrived on a
 // loopback address must name a loopback host or one of allowed.
 func hostAllowed(r *http.Request, allowed []string) bool {
-	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok || local == nil {
-		return true
-	}
-	ap, err := netip.ParseAddrPort(local.String())
-	if err != nil || !ap.Addr().IsLoopback() {
+	if !arrivedOnLoopback(r) {
 		return true
 	}
 	host, _, err := net.SplitHostPort(r.Host)
@@ -271,6 +266,20 @@ func hostAllowed(r *http.Request, allowed []string) bool {
 		host = strings.Trim(r.Host, "[]") // no port
 	}
 	return endpoint.IsLoopbackHost(host) || slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, host) })
+}
+
+// arrivedOnLoopback reports whether r came in on a loopback address of
+// this machine. A TCP address is read as it is, without the text round
+// trip other kinds of address need.
+func arrivedOnLoopback(r *http.Request) bool {
+	switch local := r.Context().Value(http.LocalAddrContextKey).(type) {
+	case *net.TCPAddr:
+		return local != nil && local.IP.IsLoopback()
+	case net.Addr:
+		ap, err := netip.ParseAddrPort(local.String())
+		return err == nil && ap.Addr().IsLoopback()
+	}
+	return false
 }
 
 // originAllowed accepts loopback origins and the configured ones.
