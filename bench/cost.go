@@ -143,15 +143,7 @@ func (h *httpCost) pooled() []*costPhase {
 // ratios returns, round by round, ours' calls per server CPU-second over
 // those of the server key (nil when it was not measured).
 func (h *httpCost) ratios(key string) []float64 {
-	var ours, other *costServer
-	for _, s := range h.servers {
-		switch s.ch.key {
-		case keyOurs:
-			ours = s
-		case key:
-			other = s
-		}
-	}
+	ours, other := h.server(keyOurs), h.server(key)
 	if ours == nil || other == nil {
 		return nil
 	}
@@ -160,6 +152,26 @@ func (h *httpCost) ratios(key string) []float64 {
 		rs[i] = ours.rounds[i].callsPerServerCPUSecond() / other.rounds[i].callsPerServerCPUSecond()
 	}
 	return rs
+}
+
+// pooledRatio is ours' calls per server CPU-second over the server of
+// key's, every round taken together; 0 when either was not measured.
+func (h *httpCost) pooledRatio(key string) float64 {
+	ours, other := h.server(keyOurs), h.server(key)
+	if ours == nil || other == nil {
+		return 0
+	}
+	return pooled(ours.rounds).callsPerServerCPUSecond() / pooled(other.rounds).callsPerServerCPUSecond()
+}
+
+// server returns the server child of key, or nil.
+func (h *httpCost) server(key string) *costServer {
+	for _, s := range h.servers {
+		if s.ch.key == key {
+			return s
+		}
+	}
+	return nil
 }
 
 // costRun measures the stdio and the HTTP costs and prints their tables.

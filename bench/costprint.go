@@ -144,8 +144,8 @@ func printRounds(w io.Writer, h *httpCost) {
 	fmt.Fprintln(w)
 	for _, key := range others {
 		rs := h.ratios(key)
-		fmt.Fprintf(w, "ours/%s, calls per server CPU-second: median %.2fx (min %.2fx, max %.2fx) over %d rounds\n",
-			key, median(rs), slices.Min(rs), slices.Max(rs), len(rs))
+		fmt.Fprintf(w, "ours/%s, calls per server CPU-second: median %.2fx (min %.2fx, max %.2fx) over %d rounds; all rounds pooled %.2fx\n",
+			key, median(rs), slices.Min(rs), slices.Max(rs), len(rs), h.pooledRatio(key))
 	}
 	fmt.Fprintln(w, "server CPU of all rounds together:")
 	for _, s := range h.servers {
