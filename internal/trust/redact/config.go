@@ -11,16 +11,23 @@ import (
 
 // xmlSecretAt matches, at s[i] == '>', an XML element whose name names a
 // secret and whose text is the value (<password>...</password>, as
-// Maven's settings.xml has it). The span is the text.
+// Maven's settings.xml has it), or that is a private member of an
+// RSAKeyValue (rsaKeyValueMember). The span is the text.
 func xmlSecretAt(s string, i int) match {
 	k := i
 	for k > 0 && i-k < maxNameLen && (isNameByte(s[k-1]) || s[k-1] == ':') {
 		k--
 	}
-	if k == i || k == 0 || s[k-1] != '<' || nameKind(s[k:i]) != pAssignment {
+	if k == i || k == 0 || s[k-1] != '<' {
 		return noMatch
 	}
-	name := s[k:i]
+	name, p := s[k:i], pConfigValue
+	if nameKind(name) != pAssignment {
+		if !rsaKeyValueMember(s, k, name) {
+			return noMatch
+		}
+		p = pKeyMaterial // <RSAKeyValue>...<D>...</D>
+	}
 	start := i + 1
 	end := strings.IndexByte(s[start:min(len(s), start+maxValueLen)], '<')
 	if end <= 0 || !strings.HasPrefix(s[start+end:], "</"+name) {
@@ -29,7 +36,7 @@ func xmlSecretAt(s string, i int) match {
 	if !literal(strings.TrimSpace(s[start:start+end]), 4) {
 		return noMatch
 	}
-	return match{p: pConfigValue, at: i, start: start, end: start + end}
+	return match{p: p, at: i, start: start, end: start + end}
 }
 
 // directiveAt matches, at s[i:] (a word at a word boundary), a secret

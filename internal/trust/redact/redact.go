@@ -16,7 +16,9 @@
 // this server's bdn_ tokens, AWS secret keys, NAME=secret assignments,
 // passwords in words (also in other languages) and on command lines,
 // Azure keys and SAS signatures, PEM body lines, tokens known by their
-// structure (cloud.go), the prefixed tokens of other vendors (vendor.go),
+// structure (cloud.go), private keys in shapes of their own (keys.go: a
+// JWK's private members, a Bitcoin WIF key, an ed25519 keypair), the
+// prefixed tokens of other vendors (vendor.go),
 // and any of them encoded (base64, hexadecimal, escapes: encoded.go),
 // written in pieces (joined.go) or given as string literals of code
 // (literals.go). Text is also looked at as a reader sees
@@ -371,7 +373,7 @@ func spansIn(s string, decode bool) [][2]int {
 	if s == "" {
 		return nil
 	}
-	scans := [...]func(string, int) match{pemBodyAt, seedPhraseAt, encodedAt, joinedAt}
+	scans := [...]func(string, int) match{pemBodyAt, seedPhraseAt, keyMaterialAt, encodedAt, joinedAt}
 	ends := len(scans)
 	if !decode {
 		ends -= 2 // without encodedAt and joinedAt

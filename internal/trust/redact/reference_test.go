@@ -79,8 +79,8 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 				}
 			}
 			if s[i] == '>' {
-				if enabled&(1<<pConfigValue) != 0 {
-					if m := xmlSecretAt(s, i); m.p >= 0 {
+				if enabled&(1<<pConfigValue|1<<pKeyMaterial) != 0 {
+					if m := xmlSecretAt(s, i); m.p >= 0 && enabled&(1<<m.p) != 0 {
 						return m, maybeFold
 					}
 				}

@@ -24,8 +24,9 @@ import (
 // candidate patterns, the leading \b is checked with Python's Unicode
 // notion of a word character, and only then is the candidate's regexp or
 // matcher run, anchored there. Benign text almost never gets that far. PEM
-// body lines and seed phrases, which can start anywhere, are looked for by
-// scans of their own (pemBodyAt, seedPhraseAt) of strings long enough to
+// body lines, seed phrases and keys in base58 or as arrays of bytes,
+// which can start anywhere, are looked for by scans of their own
+// (pemBodyAt, seedPhraseAt, keyMaterialAt) of strings long enough to
 // hold one, and so are base64 (encodedAt) and pieces (joinedAt).
 //
 // The case-insensitive patterns also accept four non-ASCII runes (U+0130,
@@ -51,6 +52,9 @@ func containsAny(s string, enabled uint64) (found, maybeRare bool) {
 		return true, maybeRare
 	}
 	if enabled&(1<<pSeedPhrase) != 0 && seedPhraseAt(s, 0).p >= 0 {
+		return true, maybeRare
+	}
+	if enabled&(1<<pKeyMaterial) != 0 && keyMaterialAt(s, 0).p >= 0 {
 		return true, maybeRare
 	}
 	if enabled&(1<<pEncoded) != 0 && encodedAt(s, 0).p >= 0 {
@@ -198,8 +202,8 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 				}
 			}
 			if s[i] == '>' {
-				if enabled&(1<<pConfigValue) != 0 {
-					if m := xmlSecretAt(s, i); m.p >= 0 {
+				if enabled&(1<<pConfigValue|1<<pKeyMaterial) != 0 {
+					if m := xmlSecretAt(s, i); m.p >= 0 && enabled&(1<<m.p) != 0 {
 						return m, maybeFold
 					}
 				}

@@ -56,6 +56,7 @@ const (
 	pWindowsCredential
 	pLocalPassword
 	pSeedPhrase
+	pKeyMaterial
 	pEncoded
 	pJoined
 	numPatterns
@@ -128,6 +129,8 @@ var superset = [numPatterns - numReference]supersetPattern{
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 	pSeedPhrase - numReference: {"seed_phrase", true,
 		"a wallet's mnemonic seed phrase (BIP-0039): 12 or more words in a row of its English list of 2,048 (any case), 10 of them different at least, separated only by blanks, line breaks, commas, hyphens, double quotes or list numbers (1. or 1)): the words"},
+	pKeyMaterial - numReference: {"key_material", false,
+		"a private key in a shape of its own (keys.go): the private members of a JSON Web Key (d, p, q, dp, dq, qi, k of an object with a kty member) and of an XML RSAKeyValue (D, P, Q, DP, DQ, InverseQ); a Bitcoin private key in Wallet Import Format (base58, 51 characters starting 5H, 5J, 5K or 9, or 52 starting K, L or c) whose double-SHA-256 checksum holds; a 64-byte ed25519 keypair (Solana's), in base58 or as an array of 64 numbers from 0 to 255, whose second half is the public key of its first; a WIF-shaped run or a 64-byte keypair that does not check out only where the text before it, on its line or the one above, names a key (key, secret, wallet, wif, solana, bitcoin, btc, seed) and nothing public (public, pubkey, signature, address, hash, txid): the value, the run or the array"},
 	pJoined - numReference: {"joined_credential", false,
 		"a credential written in pieces that none of the pieces holds alone: string literals joined in code by +, ., ||, a comma or nothing but blanks (\"sk-ant-api03-\" + \"...\", PHP's ., SQL's ||, an array joined, C's and Python's adjacent literals, the shell's \"a\"'b'; over line breaks too; up to 16 literals), a literal continued over lines by a backslash, or a token broken at a line's end (the run of token characters that ends a line and the one that starts the next, 4 characters each at least, 20 together): the pieces"},
 	pEncoded - numReference: {"encoded_credential", false,
@@ -214,6 +217,9 @@ func assignmentAt(s string, i int) match {
 	if p < 0 && op == '=' && s[k:nameEnd] == "default" && variableNamesSecret(s, k) {
 		p = pConfigValue // variable "db_password" { default = "..." }
 	}
+	if p < 0 && op == ':' && jwkMember(s, k, nameEnd) {
+		p = pKeyMaterial // {"kty":"EC", ..., "d":"..."}
+	}
 	if p < 0 {
 		return noMatch
 	}
@@ -246,7 +252,7 @@ func assignmentAt(s string, i int) match {
 			end--
 		}
 	}
-	if !plausibleValue(s[start:end], p, op, quoted, spaced) {
+	if !plausibleValue(s[start:end], p, op, quoted, spaced) || p == pKeyMaterial && !(quoted && jwkValue(s[start:end])) {
 		return noMatch
 	}
 	if op == ':' && !quoted && strings.EqualFold(s[k:nameEnd], "pass") {
