@@ -23,6 +23,9 @@ func cliCredentialAt(s string, i int) match {
 		return noMatch
 	}
 	if len(s) > i+2 && isASCIILetter(s[i+1]) && s[i+1] != 'u' {
+		if m := passOptionAt(s, i); m.p >= 0 || !shortOptionLetter(s[i+1]) {
+			return m
+		}
 		return shortOptionAt(s, i)
 	}
 	j, userOption := i, false
@@ -88,23 +91,76 @@ func optionValue(s string, j int) (start, end int) {
 	return start, j
 }
 
+// isSecretFlag reports whether name, a long option's, names a secret:
+// one of cliSecretFlags, or ends with one after a '-' (--db-password,
+// --proxy-password, --registry-token), unless it asks for no value of
+// its own (--no-password, --show-token, --with-token).
 func isSecretFlag(name string) bool {
 	for _, f := range cliSecretFlags {
 		if strings.EqualFold(name, f) {
 			return true
 		}
 	}
+	for _, f := range cliSecretFlags {
+		if len(name) > len(f)+1 && name[len(name)-len(f)-1] == '-' && hasSuffixFold(name, f) {
+			for _, w := range [...]string{"no-", "show-", "print-", "with-", "use-", "skip-", "ask-", "prompt-", "generate-", "reset-", "require-", "allow-"} {
+				if hasPrefixFold(name, w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
 	return false
+}
+
+// passOptions are the single-dash options, OpenSSL's and keytool's,
+// whose value is a password; OpenSSL writes it pass:PASSWORD, or names
+// where to read it (env:VAR, file:PATH, fd:N, stdin), which is none.
+var passOptions = [...]string{"passin", "passout", "pass", "password", "storepass", "keypass", "srcstorepass", "deststorepass", "srckeypass", "destkeypass"}
+
+// passOptionAt matches, at s[i] == '-' (after a blank or a quote), one
+// of passOptions and its value after a blank: -passout pass:X,
+// -storepass X. The span is the password.
+func passOptionAt(s string, i int) match {
+	k := i + 1
+	for k < len(s) && isASCIILetter(s[k]) {
+		k++
+	}
+	if k >= len(s) || s[k] != ' ' && s[k] != '\t' {
+		return noMatch
+	}
+	found := false
+	for _, o := range passOptions {
+		found = found || s[i+1:k] == o
+	}
+	if !found {
+		return noMatch
+	}
+	start, end := optionValue(s, skipBlanks(s, k))
+	v := s[start:end]
+	if hasPrefixFold(v, "pass:") {
+		start += len("pass:")
+		v = v[len("pass:"):]
+	} else if v == "stdin" || strings.IndexByte(v, ':') > 0 && onlyLetters(v[:strings.IndexByte(v, ':')]) {
+		return noMatch // env:VAR, file:PATH, fd:N
+	}
+	if !givenPassword(v) {
+		return noMatch
+	}
+	return match{p: pCLICredential, at: i, start: start, end: end}
 }
 
 // shortOptions are the commands whose one-letter option takes a
 // password: the option, and whether the value is glued to it (mysql's
 // -pSECRET; with a space, mysql reads a database name and asks for the
-// password).
+// password). Samba's tools take -U user%password.
 var shortOptions = map[string]struct {
 	option byte
 	glued  bool
 }{
+	"openssl": {'k', false}, "psexec": {'p', false}, "psexec64": {'p', false}, "rdesktop": {'p', false},
+	"smbclient": {'U', false}, "rpcclient": {'U', false}, "smbcacls": {'U', false}, "smbmap": {'p', false},
 	"sshpass": {'p', false}, "redis-cli": {'a', false},
 	"mysql": {'p', true}, "mysqldump": {'p', true}, "mysqladmin": {'p', true}, "mariadb": {'p', true}, "mariadb-dump": {'p', true},
 	"ldapsearch": {'w', false}, "ldapadd": {'w', false}, "ldapmodify": {'w', false}, "ldapdelete": {'w', false},
@@ -120,6 +176,9 @@ var shortOptions = map[string]struct {
 // the first words of the command line s[i] is on. The span is the value.
 func shortOptionAt(s string, i int) match {
 	cmd := commandOf(s, i)
+	if n := len(cmd); n > 4 && hasSuffixFold(cmd, ".exe") {
+		cmd = strings.ToLower(cmd[:n-4]) // PsExec.exe
+	}
 	o, ok := shortOptions[cmd]
 	if !ok {
 		first, _, _ := strings.Cut(cmd, " ")
@@ -133,15 +192,30 @@ func shortOptionAt(s string, i int) match {
 		return noMatch
 	}
 	start, end := optionValue(s, skipBlanks(s, j))
+	if o.option == 'U' {
+		pct := strings.IndexByte(s[start:end], '%')
+		if pct < 0 {
+			return noMatch // -U user: it asks for the password
+		}
+		start += pct + 1
+	}
 	if v := s[start:end]; !literal(v, 4) || v[0] == '-' {
 		return noMatch
 	}
 	return match{p: pCLICredential, at: i, start: start, end: end}
 }
 
+// shortOptionLetter reports whether c is the letter of a password option
+// of shortOptions: the test before commandOf reads the command line.
+func shortOptionLetter(c byte) bool {
+	return isOneOf(c, "pPawUk")
+}
+
 // commandOf returns the command of the command line s[i] is on: its
 // program's base name, and for docker, podman and helm the words that
-// name their login, after any sudo and VAR=value assignments.
+// name their login, after any sudo and VAR=value assignments, a YAML
+// key or a Dockerfile's instruction; the words of an exec form
+// (["CMD", "mysqladmin", ...]) are read without their quotes.
 func commandOf(s string, i int) string {
 	start := i
 	for start > 0 && i-start < 512 && !isOneOf(s[start-1], "\n;|&`($") {
@@ -149,10 +223,13 @@ func commandOf(s string, i int) string {
 	}
 	var words []string
 	for _, w := range strings.Fields(s[start:i]) {
+		w = strings.Trim(w, `[]"',`) // an exec form: ["CMD", "mysqladmin", "-p..."]
 		switch {
 		case len(words) == 0 && (w == "sudo" || strings.Contains(w, "=") || w == "exec"):
 			continue
-		case strings.HasPrefix(w, "-"):
+		case len(words) == 0 && (strings.HasSuffix(w, ":") || w == "CMD" || w == "CMD-SHELL" || w == "RUN"):
+			continue // a YAML key (test:, command:), a Dockerfile's instruction or an exec form's marker
+		case w == "" || strings.HasPrefix(w, "-"):
 			continue
 		}
 		if len(words) == 0 {

@@ -41,8 +41,9 @@ func xmlSecretAt(s string, i int) match {
 
 // directiveAt matches, at s[i:] (a word at a word boundary), a secret
 // given as a directive and its value after blanks: redis.conf's
-// requirepass and masterauth at the start of a line, and netrc's
-// password after a login on the same line. The span is the value.
+// requirepass and masterauth at the start of a line, netrc's password
+// after a login on the same line, and mysqladmin's password command
+// (mysqladmin -u root -p password NEW). The span is the value.
 func directiveAt(s string, i int) match {
 	word := i
 	for word < len(s) && isASCIILetter(s[word]) {
@@ -59,7 +60,8 @@ func directiveAt(s string, i int) match {
 		plain = strings.TrimSpace(before) == ""
 	case strings.EqualFold(w, "password"):
 		plain = true
-		if !strings.HasPrefix(before, "login ") && !strings.Contains(before, " login ") && !strings.Contains(before, "\tlogin ") {
+		mysqladmin := strings.Contains(before, "mysqladmin") && commandOf(s, i) == "mysqladmin"
+		if !mysqladmin && !strings.HasPrefix(before, "login ") && !strings.Contains(before, " login ") && !strings.Contains(before, "\tlogin ") {
 			return noMatch
 		}
 	default:

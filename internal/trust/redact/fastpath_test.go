@@ -39,6 +39,9 @@ var nearMissPieces = []string{
 	"password to ", "password for ", "db-prod: ", "Passwort: ", "Kennwort ist ", "mot de passe est ", "contraseña: ",
 	"senha é ", "wachtwoord is ", "hasło to ", "lösenordet är ", "şifre ", "ŞİFRE: ", "пароль: ", "Пароль — ",
 	"密码是", "密碼：", "パスワードは ", "비밀번호는 ", "「", "」",
+	// Passwords as commands' arguments.
+	"htpasswd -b ", "htpasswd -nb u ", "rabbitmqctl add_user u ", "sqlplus u/", "echo 'u:", "| chpasswd",
+	"| passwd --stdin u", "| smbpasswd -s", "-passout pass:", "-storepass ", "-U u%", "mysqladmin password ",
 	// Keys in shapes of their own.
 	`{"kty":"EC","d":"`, `"d": "`, "<RSAKeyValue><D>", "</D>", "5K", "[1,2,",
 }

@@ -42,13 +42,6 @@ import (
 // knownMisses2 are secret samples of this probe the battery lets through
 // today, by name, with why (written from the matchers, after the exam).
 var knownMisses2 = map[string]string{
-	// Command lines whose password is a positional argument or follows an
-	// option this battery does not know.
-	"history/htpasswd-batch":         "htpasswd -b takes the password as its last positional argument",
-	"history/openssl-passout":        "openssl's -passout pass:X is a single-dash option with a pass: prefix",
-	"history/rabbitmqctl-add-user":   "rabbitmqctl add_user takes the password as a positional argument",
-	"compose/healthcheck-mysqladmin": "mysqladmin's -pX is inside a JSON array, not at a command line's start",
-	"conn/oracle-sqlplus":            "sqlplus user/password@host has no scheme and no ':' before the password",
 	// A secret's name and value apart, or a name this battery does not read.
 	"env/azure-devops-pat":        "PAT is not a secret name, and the 52-character value has no prefix",
 	"hcl/tfstate-random-password": `the value's key is "result"; "random_password" is the resource's type, two keys away`,

@@ -65,6 +65,8 @@ func referenceScan(s string, enabled uint64, from int, span bool) (m match, mayb
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
 				cand = 1 << pPEM
+			} else if i+1 < len(s) && dashOption[s[i+1]] {
+				cand = 1 << pCLICredential // an option: no fast path here
 			}
 		case bOp:
 			prevWord = false

@@ -173,7 +173,7 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 			prevWord = false
 			if strings.HasPrefix(s[i:], "-----BEGIN ") {
 				cand = 1 << pPEM
-			} else if i+1 < len(s) && (s[i+1] == '-' || s[i+1] == 'u' || s[i+1] == 'p' || s[i+1] == 'P' || s[i+1] == 'w' || s[i+1] == 'a') {
+			} else if i+1 < len(s) && dashOption[s[i+1]] {
 				cand = 1 << pCLICredential
 			}
 		case bOp:
@@ -241,6 +241,17 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 	return noMatch, maybeFold
 }
 
+// dashOption[c] says whether a '-' before c may start an option whose
+// value is a credential: a long option, curl's -u, a one-letter password
+// option of shortOptions, one of passOptions (-passout, -storepass,
+// -keypass, -deststorepass).
+var dashOption = func() (t [256]bool) {
+	for _, c := range []byte("-upPwaUksd") {
+		t[c] = true
+	}
+	return t
+}()
+
 // digitStartAt runs the patterns that start with a digit at a word
 // boundary, s[i], in the word s[i:end]: a payment card number (a first
 // group of 4 digits, or 13 to 19 together), a Telegram bot token (8 to
@@ -285,7 +296,7 @@ func matchAt(s string, i, p int, span bool) match {
 		return spokenAssignmentAt(s, i)
 	case pCLICredential:
 		if s[i] != '-' {
-			return secureStringAt(s, i)
+			return commandWordAt(s, i)
 		}
 		return cliCredentialAt(s, i)
 	case pAuthHeader:
@@ -364,7 +375,7 @@ func wordStartCandidates(t string) uint64 {
 			bit(strings.HasPrefix(t, "bdn_"), pBdnToken)
 	case 'c':
 		m |= bit(sepFold(t, "client", 's'), pClientSecret) |
-			bit(hasPrefixFold(t, "convertto-securestring"), pCLICredential) |
+			bit(hasPrefixFold(t, "convertto-securestring") || strings.HasPrefix(t, "chpasswd"), pCLICredential) |
 			bit(hasPrefixFold(t, "cookie"), pCookie)
 	case 'e':
 		m |= bit(strings.HasPrefix(t, "eyJ"), pJWT)
@@ -373,7 +384,8 @@ func wordStartCandidates(t string) uint64 {
 			bit(strings.HasPrefix(t, "github_pat_"), pGitHubPAT) |
 			bit(strings.HasPrefix(t, "glpat-"), pGitLab)
 	case 'h':
-		m |= bit(hasPrefixFold(t, "hf_"), pHuggingFace)
+		m |= bit(hasPrefixFold(t, "hf_"), pHuggingFace) |
+			bit(strings.HasPrefix(t, "htpasswd"), pCLICredential)
 	case 'i':
 		m |= bit(hasPrefixFold(t, "is") && (len(t) == 2 || t[2] == ' ' || t[2] == '\t'), pSpokenAssignment)
 	case 'k':
@@ -394,17 +406,20 @@ func wordStartCandidates(t string) uint64 {
 			bit(hasPrefixFold(t, "password "), pConfigValue) |
 			bit(hasPrefixFold(t, "passwd"), pPasswd) |
 			bit(hasPrefixFold(t, "pass"), pSpokenAssignment) |
+			bit(strings.HasPrefix(t, "passwd"), pCLICredential) |
 			bit(strings.HasPrefix(t, puttyPrivateHeader), pPuTTYKey) |
 			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
 	case 'r':
 		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t) |
+			bit(strings.HasPrefix(t, "rabbitmqctl"), pCLICredential) |
 			bit(hasPrefixFold(t, "requirepass"), pConfigValue)
 	case 's':
 		m |= bit(sepFold(t, "service", 'r'), pServiceRole) |
 			bit(sepFold(t, "ssh", 'k'), pPrivateKeyKeyword) |
 			bit(hasPrefixFold(t, "stripe"), pStripeKeyword) |
 			bit(strings.HasPrefix(t, "sk-"), pOpenAI) | stripeSK(t) |
-			bit(hasPrefixFold(t, "secret"), pAWSSecret)
+			bit(hasPrefixFold(t, "secret"), pAWSSecret) |
+			bit(strings.HasPrefix(t, "sqlplus") || strings.HasPrefix(t, "smbpasswd"), pCLICredential)
 	case 'x':
 		m |= bit(strings.HasPrefix(t, "xox"), pSlack)
 	case 'y':
@@ -418,7 +433,7 @@ func wordStartCandidates(t string) uint64 {
 // Discord token's, whose prefixes are case-sensitive (exactHead tests
 // their first two bytes), and the words for a password in other
 // languages (words.go), whose pairs localizedPairs adds.
-const wordStartPairs = "ac ai ak ap as au aw ba bd be cl co ey gh gi gl hf is ke kk ls ma ne np pa pk pr re rk se sk ss st xo ya"
+const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co ey gh gi gl hf ht is ke kk ls ma ne np pa pk pr ra re rk se sk sm sq ss st xo ya"
 
 // allWordStartPairs are wordStartPairs and localizedPairs, each once.
 var allWordStartPairs = func() (pairs []string) {
