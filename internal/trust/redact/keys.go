@@ -35,8 +35,15 @@ const (
 // its bytes (byteArrayKeyAt). The JWK and XML members are found by the
 // scan, at their ':' and '>' (jwkMember, rsaKeyValueMember).
 func keyMaterialAt(s string, from int) match {
+	if len(s)-from < wifLen {
+		return noMatch // too short for any of them
+	}
 	return firstOf(base58KeyAt(s, from), byteArrayKeyAt(s, from))
 }
+
+// minByteArray is the length of the shortest array of keypairLen bytes:
+// one digit each, commas, and the brackets.
+const minByteArray = 2*keypairLen + 1
 
 // base58Alphabet is Bitcoin's base58: the digits and letters without 0,
 // O, I and l.
@@ -166,7 +173,7 @@ func isEd25519Keypair(raw []byte) bool {
 // that is an ed25519 keypair or is named as a key; the span is the array
 // with its brackets.
 func byteArrayKeyAt(s string, from int) match {
-	for i := from; i < len(s); {
+	for i := from; len(s)-i >= minByteArray; {
 		k := strings.IndexByte(s[i:], '[')
 		if k < 0 {
 			break

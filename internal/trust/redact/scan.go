@@ -355,6 +355,10 @@ func trimWordEnd(s string, i, end int) int {
 // exactly. A candidate only has to be possible; its regexp decides.
 func wordStartCandidates(t string) uint64 {
 	m := bit(len(t) > 1 && exactHead(t) && vendorPrefixAt(t), pVendorToken)
+	c1 := byte(0) // the second byte, which a command's name is first tested by
+	if len(t) > 1 {
+		c1 = t[1]
+	}
 	if len(t) > 1 && localizedHeadSet[t[0]][t[1]>>6]>>(t[1]&63)&1 != 0 {
 		m |= bit(localizedStart(t), pLocalPassword)
 	}
@@ -375,7 +379,7 @@ func wordStartCandidates(t string) uint64 {
 			bit(strings.HasPrefix(t, "bdn_"), pBdnToken)
 	case 'c':
 		m |= bit(sepFold(t, "client", 's'), pClientSecret) |
-			bit(hasPrefixFold(t, "convertto-securestring") || strings.HasPrefix(t, "chpasswd"), pCLICredential) |
+			bit(hasPrefixFold(t, "convertto-securestring") || c1 == 'h' && strings.HasPrefix(t, "chpasswd"), pCLICredential) |
 			bit(hasPrefixFold(t, "cookie"), pCookie)
 	case 'e':
 		m |= bit(strings.HasPrefix(t, "eyJ"), pJWT)
@@ -385,7 +389,7 @@ func wordStartCandidates(t string) uint64 {
 			bit(strings.HasPrefix(t, "glpat-"), pGitLab)
 	case 'h':
 		m |= bit(hasPrefixFold(t, "hf_"), pHuggingFace) |
-			bit(strings.HasPrefix(t, "htpasswd"), pCLICredential)
+			bit(c1 == 't' && strings.HasPrefix(t, "htpasswd"), pCLICredential)
 	case 'i':
 		m |= bit(hasPrefixFold(t, "is") && (len(t) == 2 || t[2] == ' ' || t[2] == '\t'), pSpokenAssignment)
 	case 'k':
@@ -406,12 +410,12 @@ func wordStartCandidates(t string) uint64 {
 			bit(hasPrefixFold(t, "password "), pConfigValue) |
 			bit(hasPrefixFold(t, "passwd"), pPasswd) |
 			bit(hasPrefixFold(t, "pass"), pSpokenAssignment) |
-			bit(strings.HasPrefix(t, "passwd"), pCLICredential) |
+			bit(c1 == 'a' && strings.HasPrefix(t, "passwd"), pCLICredential) |
 			bit(strings.HasPrefix(t, puttyPrivateHeader), pPuTTYKey) |
 			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
 	case 'r':
 		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t) |
-			bit(strings.HasPrefix(t, "rabbitmqctl"), pCLICredential) |
+			bit(c1 == 'a' && strings.HasPrefix(t, "rabbitmqctl"), pCLICredential) |
 			bit(hasPrefixFold(t, "requirepass"), pConfigValue)
 	case 's':
 		m |= bit(sepFold(t, "service", 'r'), pServiceRole) |
@@ -419,7 +423,7 @@ func wordStartCandidates(t string) uint64 {
 			bit(hasPrefixFold(t, "stripe"), pStripeKeyword) |
 			bit(strings.HasPrefix(t, "sk-"), pOpenAI) | stripeSK(t) |
 			bit(hasPrefixFold(t, "secret"), pAWSSecret) |
-			bit(strings.HasPrefix(t, "sqlplus") || strings.HasPrefix(t, "smbpasswd"), pCLICredential)
+			bit((c1 == 'q' || c1 == 'm') && (strings.HasPrefix(t, "sqlplus") || strings.HasPrefix(t, "smbpasswd")), pCLICredential)
 	case 'x':
 		m |= bit(strings.HasPrefix(t, "xox"), pSlack)
 	case 'y':

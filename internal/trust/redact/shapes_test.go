@@ -317,3 +317,94 @@ func TestPasswordsInOtherLanguages(t *testing.T) {
 		checkQuiet(t, in, false)
 	}
 }
+
+// TestWordsBetweenNameAndValue: a few words may stand between a secret's
+// name and the "is", ':' or copula that gives its value, in English when
+// the first of them joins them (for, of, we, ...) and in the other
+// languages; the value must then look like a secret. The name of
+// something else (password policy, token budget) and values of prose
+// are left alone.
+func TestWordsBetweenNameAndValue(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(89, 144))}
+	for _, c := range []string{
+		"the password for the staging db is %s",
+		"the root password for db-prod.internal is %s, rotate it",
+		"The password we use for the demo is '%s'.",
+		"the api key for the billing service is %s",
+		"the secret of the webhook in staging is %s",
+		"the password for the staging db: %s",
+		"Password for the new jenkins agent: %s (temporary)",
+		"Das Kennwort für den Router lautet %s, bitte nicht weitergeben.",
+		"Le mot de passe du wifi est « %s ».",
+		"la contraseña del servidor de pruebas es %s",
+		"пароль от почты: %s",
+		"mật khẩu wifi là %s",
+		"hasło do serwera to %s",
+		"het wachtwoord van de NAS is %s",
+		"A senha do banco é %s",
+	} {
+		v := g.pw(10 + g.r.IntN(6))
+		checkCaught(t, strings.Replace(c, "%s", v, 1), v)
+	}
+	checkCaught(t, "the password for the staging db is hunter2!", "hunter2!")
+	for _, in := range []string{
+		"the password policy is strict",
+		"password is required",
+		"my password manager is 1Password8",
+		"the password hash algorithm is argon2id",
+		"the token budget for gpt-4o is 128000tok",
+		"The password for the admin account is in the vault.",
+		"the password for the db is stored in Vault under secret2",
+		"the password reset link for jane is https://acme.io/r/abc123",
+		"the token for page 2 is in the response",
+		"the password. Our release is v2.3.1-beta",
+		"password for the new hires: see the onboarding doc",
+		"Das Passwort für den Router ist falsch",
+		"Le mot de passe du compte est expiré depuis 2024",
+		"la contraseña del servidor es obligatoria",
+		"пароль от почты: забыл",
+		"mật khẩu wifi là gì?",
+		"hasło do serwera to podstawa bezpieczeństwa",
+		"Passwort für Windows 11 ist Pflicht",
+	} {
+		checkQuiet(t, in, true)
+	}
+}
+
+// TestPasswordsInMoreLanguages: Italian (whose word is the English one,
+// with its own copula and prepositions), Indonesian and Malay, European
+// Portuguese, Spanish clave, Czech and Slovak, Danish and Norwegian,
+// Finnish, Romanian and Hungarian.
+func TestPasswordsInMoreLanguages(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(233, 377))}
+	for _, c := range []string{
+		"la password del database è %s",
+		"La password è %s",
+		"la parola d'ordine è %s",
+		"password dell'utente admin: %s",
+		"kata sandi wifi adalah %s",
+		"Kata sandinya adalah %s",
+		"kata laluan: %s",
+		"a palavra-passe é %s",
+		"la clave del wifi es %s",
+		"heslo k serveru je %s",
+		"Heslo: %s",
+		"adgangskoden er %s",
+		"passordet til ruteren er %s",
+		"salasana on %s",
+		"parola este %s",
+		"a jelszó: %s",
+	} {
+		v := g.pw(10 + g.r.IntN(6))
+		checkCaught(t, strings.Replace(c, "%s", v, 1), v)
+	}
+	for _, in := range []string{
+		"la password è obbligatoria", "password dimenticata?", "la password del database è scaduta",
+		"password manager: 1Password8",
+		"kata sandi salah", "kata sandi adalah rahasia", "a palavra-passe é inválida", "la clave es la constancia",
+		"heslo je příliš krátké", "passordet er feil", "salasana on väärä", "parola este greșită",
+		"helsinki on 2024 listalla", "the header is x1y2z3w4v5 long",
+	} {
+		checkQuiet(t, in, strings.Contains(strings.ToLower(in), "password"))
+	}
+}

@@ -90,7 +90,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pPEMBody - numReference: {"pem_body", false,
 		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path, that is not an SSH public key's nor inside a block whose BEGIN line names no private key (a certificate, a public key): the lines, the shorter last one and an END line"},
 	pSpokenAssignment - numReference: {"spoken_assignment", true,
-		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'); and password (passwd, passphrase) to a value that looks like a secret (8 characters or more, a letter and a digit or symbol, not words decorated with digits: not 1Password, Summer2024), or for a host: and a value of 8 characters or more with a digit or symbol (root password for db-prod: ...): the value"},
+		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'); and password (passwd, passphrase) to a value that looks like a secret (8 characters or more, a letter and a digit or symbol, not words decorated with digits: not 1Password, Summer2024), or for a host: and a value of 8 characters or more with a digit or symbol (root password for db-prod: ...); with up to 5 words between the name and is when the first of them joins them (for, of, on, to, at, from, in, I, we, you, they, that, which, used, set: the password for the staging db is ...; not the password policy is ...), or between password for and ':' or is, the value quoted, or 8 characters or more with a letter and a digit and not a URL or a path: the value"},
 	pCLICredential - numReference: {"cli_credential", false,
 		"a command-line option that names a secret, with its value (--password Sup3r, --token=abc123, --api-key, --client-secret, an option ending with one of them: --db-password, --ftp-password; not --no-password, --show-token, ...; 4 characters or more), or curl's user option with a password (-u admin:pw, --user admin:pw), after a blank or a quote; a command's one-letter password option (sshpass -p, mysql -pX, redis-cli -a, ldapsearch -w, sqlcmd -P, psexec -p, openssl enc -k, smbclient -U user%pw; the command read from its line, a YAML key or an exec form's [\"CMD\", ...] aside); OpenSSL's -passin, -passout and -pass with pass:X (not env:, file:, fd:, stdin) and keytool's -storepass, -keypass and their src and dest forms; a password as a command's plain argument: htpasswd -b FILE USER PW (-nb USER PW), rabbitmqctl add_user, change_password or authenticate_user USER PW, sqlplus user/PW[@db], mysqladmin password PW, and a password echoed into chpasswd (echo 'user:PW' | chpasswd), passwd --stdin or smbpasswd -s; not a placeholder ($TOKEN, <token>, TOKEN) nor a secret's name: the value, or the password"},
 	pPaymentCard - numReference: {"payment_card", false,
@@ -124,7 +124,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pWindowsCredential - numReference: {"windows_cli_credential", true,
 		"a password on a Windows command line: net user NAME PASSWORD (/add), net use [X:] \\\\server\\share PASSWORD, and the options /pass:X, /password:X and /p:X (cmdkey, winrs); not * (which asks for it), a placeholder, or /p:Name=Value (MSBuild's property): the password"},
 	pLocalPassword - numReference: {"localized_password", true,
-		"a password given after the word for it in another language (German Passwort, Kennwort; French mot de passe; Spanish contraseña; Portuguese senha; Dutch wachtwoord; Polish hasło; Swedish lösenord; Turkish şifre, parola; Russian пароль; Chinese 密码, 密碼; Japanese パスワード; Korean 비밀번호; Greek κωδικός; Arabic كلمة المرور; Hindi पासवर्ड; Vietnamese mật khẩu): after ':' or '=' (or their full-width forms) as secret_assignment takes a value, after the language's word for is (ist, est, es, é, is, to, är, это, 是, は, 는, ...) as spoken_assignment does: the value"},
+		"a password given after the word for it in another language (German Passwort, Kennwort; French mot de passe; Spanish contraseña, clave; Portuguese senha, palavra-passe; Italian password, parola d'ordine; Dutch wachtwoord; Polish hasło; Czech and Slovak heslo; Swedish lösenord; Danish and Norwegian adgangskode, passord; Finnish salasana; Romanian parola; Hungarian jelszó; Turkish şifre, parola; Indonesian and Malay kata sandi, kata laluan; Russian пароль; Chinese 密码, 密碼; Japanese パスワード; Korean 비밀번호; Greek κωδικός; Arabic كلمة المرور; Hindi पासवर्ड; Vietnamese mật khẩu): after ':' or '=' (or their full-width forms) as secret_assignment takes a value, after the language's word for is (ist, lautet, est, es, é, è, is, to, je, er, on, este, adalah, är, это, 是, は, 는, ...) as spoken_assignment does; in a language that writes words apart, with up to 5 words between the name and the operator or the word for is (Kennwort für den Router lautet ..., пароль от почты: ...; in Italian the first of them one of its prepositions, del, della, per, ...) when the value is quoted, or 8 characters or more with a letter and a digit and not a URL or a path: the value"},
 	pVendorToken - numReference: {"vendor_token", false,
 		"a token of a service that marks its tokens with a prefix of its own (vendor.go: PyPI, SendGrid, DigitalOcean, Shopify, Twilio, Mailgun, Databricks, age, Grafana, GitLab's other tokens, Vault, Doppler, Linear, Notion, Figma, Atlassian, Postman, Docker Hub, Supabase, Sentry, Groq, xAI, ...), with the vendor's body length and alphabet, at word boundaries: the token"},
 	pSeedPhrase - numReference: {"seed_phrase", true,
@@ -519,8 +519,10 @@ func twoWordName(s string, k, end int) bool {
 // the word "is" (any case) at a word boundary: a secret's name just
 // before it (one word, or two read as one: "api key"), and a value after
 // it that is quoted, or long and mixed enough not to be a word of prose
-// ("the token is valid", "the password is required"). The span is the
-// value.
+// ("the token is valid", "the password is required"). A few words may
+// stand between the name and "is" when the first of them joins them
+// ("the password for the staging db is ...", namedBefore) and the value
+// is one (windowValue). The span is the value.
 func spokenAssignmentAt(s string, i int) match {
 	j := i + len("is")
 	if j >= len(s) || s[j] != ' ' && s[j] != '\t' {
@@ -539,6 +541,11 @@ func spokenAssignmentAt(s string, i int) match {
 		k--
 	}
 	if nameKind(s[k:end]) != pAssignment && !twoWordName(s, k, end) {
+		// Words between the name and "is": the value first, which
+		// prose almost never gives.
+		if start, stop, ok := windowValue(s, skipBlanks(s, j), false); ok && k < end && namedBefore(s, k, end) {
+			return match{p: pSpokenAssignment, at: i, start: start, end: stop}
+		}
 		return noMatch
 	}
 	// The value.

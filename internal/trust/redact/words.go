@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,9 +17,10 @@ import (
 //   - "to" and a value that looks like a secret (looksLikeSecret: "rotated
 //     the password to Xk2#...", not "changed the password to something
 //     stronger" nor "saved the password to 1Password"), or
-//   - "for", a host or user name, and ':' or "is", then a value: after
-//     ':' 8 characters or more with a digit or symbol ("root password
-//     for db-prod: ..."), after "is" as spokenAssignmentAt takes one.
+//   - "for", a host or user name (or a few words: "the password for
+//     the staging db: ..."), and ':' or "is", then a value: after ':' 8
+//     characters or more with a digit or symbol ("root password for
+//     db-prod: ..."), after "is" as spokenAssignmentAt takes one.
 //
 // The span is the value.
 func passwordPhraseAt(s string, i int) match {
@@ -40,7 +42,18 @@ func passwordPhraseAt(s string, i int) match {
 			return match{p: pSpokenAssignment, at: i, start: start, end: end}
 		}
 	case hasPrefixFold(s[k:], "for") && k+3 < len(s) && (s[k+3] == ' ' || s[k+3] == '\t'):
-		h := skipBlanks(s, k+3)
+		return passwordForAt(s, i, skipBlanks(s, k+3))
+	}
+	return noMatch
+}
+
+// passwordForAt matches, after "password for" (the word at s[i]), the
+// host or user it is for, in maxBetweenWords words at most, and the
+// value given after them: after ':', 8 characters or more with a digit
+// or symbol (secretShaped), after "is" as spokenAssignmentAt takes one.
+// The words start at s[h].
+func passwordForAt(s string, i, h int) match {
+	for range maxBetweenWords {
 		e := h
 		for e < len(s) && e-h <= maxNameLen && (isNameByte(s[e]) || s[e] == '@') {
 			e++
@@ -60,13 +73,94 @@ func passwordPhraseAt(s string, i int) match {
 			}
 			return noMatch
 		}
-		if c := skipBlanks(s, e); c > e && hasPrefixFold(s[c:], "is") && c+2 < len(s) && (s[c+2] == ' ' || s[c+2] == '\t') {
+		c := skipBlanks(s, e)
+		if c == e || c-e > 2 {
+			return noMatch
+		}
+		if hasPrefixFold(s[c:], "is") && c+2 < len(s) && (s[c+2] == ' ' || s[c+2] == '\t') {
 			if start, end, ok := spokenValue(s, skipBlanks(s, c+2), false); ok {
 				return match{p: pSpokenAssignment, at: i, start: start, end: end}
 			}
+			return noMatch
 		}
+		h = c
 	}
 	return noMatch
+}
+
+// maxBetweenWords bounds the words that may stand between the name of a
+// secret and the word or operator that gives its value ("the password
+// for the staging db is ...", "contraseña del servidor de pruebas es
+// ...").
+const maxBetweenWords = 5
+
+// spokenConnectors are the English words that may follow a secret's name
+// when words stand between it and the "is" that gives its value: the
+// value is then the name's ("the password for the staging db is ...",
+// "the token we use is ..."), where after another word the name is part
+// of something else ("the password policy is ...", "the token budget is
+// ...").
+var spokenConnectors = [...]string{"for", "of", "on", "to", "at", "from", "in", "i", "we", "you", "they", "that", "which", "used", "set"}
+
+// namedBefore reports whether a secret's name stands among the
+// maxBetweenWords words before the word s[k:end], followed by one of
+// spokenConnectors: plain words (isNameByte, '@' or an apostrophe)
+// between single blanks, on one line, no punctuation between them.
+func namedBefore(s string, k, end int) bool {
+	var words [maxBetweenWords + 1][2]int
+	words[0] = [2]int{k, end}
+	for n := 1; n < len(words); n++ {
+		end := k
+		for k > 0 && end-k < 2 && (s[k-1] == ' ' || s[k-1] == '	') {
+			k--
+		}
+		if k == end {
+			return false
+		}
+		end = k
+		for k > 0 && end-k < maxNameLen && (isNameByte(s[k-1]) || s[k-1] == '@' || s[k-1] == '\'') {
+			k--
+		}
+		if k == end || k > 0 && !isSpaceByte(s[k-1]) && s[k-1] != '(' && s[k-1] != '"' {
+			return false
+		}
+		words[n] = [2]int{k, end}
+		if !isConnector(s[words[n-1][0]:words[n-1][1]]) {
+			continue
+		}
+		if nameKind(s[k:end]) == pAssignment || isKeyWord(s[k:end]) && twoWordName(s, k, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// isConnector reports whether w is one of spokenConnectors, in any case.
+func isConnector(w string) bool {
+	for _, c := range spokenConnectors {
+		if strings.EqualFold(w, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// windowValue reads the value at s[j] given with words between it and
+// its name, which must look the more like a secret: quoted, as
+// spokenValue takes one; bare, 8 characters or more with a letter and a
+// digit and not a URL or a path (secretShaped).
+func windowValue(s string, j int, asciiOnly bool) (start, end int, ok bool) {
+	start, end, quoted := valueAt(s, j, asciiOnly)
+	v := s[start:end]
+	if quoted {
+		return start, end, plausibleValue(v, pAssignment, ':', true, true)
+	}
+	letter, digit := false, false
+	for n := 0; n < len(v); n++ {
+		letter = letter || isASCIILetter(v[n])
+		digit = digit || isDigit(v[n])
+	}
+	return start, end, letter && digit && secretShaped(v)
 }
 
 // valueAt reads the value that starts at s[j]: in quotes (ASCII ones, or
@@ -134,6 +228,11 @@ type passwordWord struct {
 	forms   []string
 	copulas []string
 	spaced  bool
+	// after, when set, are the only words that may follow the word when
+	// words stand between it and its value (localizedAfterWords): for a
+	// word another language also has (Italian password), the
+	// language's own prepositions ("la password del database è ...").
+	after []string
 }
 
 // passwordWords are the words for a password in other languages than
@@ -143,22 +242,30 @@ type passwordWord struct {
 // right after the word). The ASCII forms also name secrets in
 // assignments (DB_PASSWORT=..., see localizedSecretName).
 var passwordWords = [...]passwordWord{
-	{"German", []string{"passwort", "kennwort"}, []string{"ist", "lautet"}, true},
-	{"French", []string{"mot de passe", "mot-de-passe"}, []string{"est"}, true},
-	{"Spanish", []string{"contraseña", "contrasena"}, []string{"es"}, true},
-	{"Portuguese", []string{"senha"}, []string{"é", "e"}, true},
-	{"Dutch", []string{"wachtwoord"}, []string{"is"}, true},
-	{"Polish", []string{"hasło", "hasła", "haslo"}, []string{"to", "jest", "brzmi"}, true},
-	{"Swedish", []string{"lösenordet", "lösenord"}, []string{"är"}, true},
-	{"Turkish", []string{"şifresi", "şifreniz", "şifre", "parolası", "parola"}, []string{""}, true},
-	{"Russian", []string{"пароль", "пароля"}, []string{"—", "–", "-", "это"}, true},
-	{"Chinese", []string{"密码", "密碼"}, []string{"是", "为", "為"}, false},
-	{"Japanese", []string{"パスワード"}, []string{"は"}, false},
-	{"Korean", []string{"비밀번호"}, []string{"는", "가"}, false},
-	{"Greek", []string{"κωδικός πρόσβασης", "κωδικός"}, []string{"είναι"}, true},
-	{"Arabic", []string{"كلمة المرور", "كلمة السر"}, []string{"هي", "هو"}, true},
-	{"Hindi", []string{"पासवर्ड"}, []string{"है"}, true},
-	{"Vietnamese", []string{"mật khẩu"}, []string{"là"}, true},
+	{"German", []string{"passwort", "kennwort"}, []string{"ist", "lautet"}, true, nil},
+	{"French", []string{"mot de passe", "mot-de-passe"}, []string{"est"}, true, nil},
+	{"Spanish", []string{"contraseña", "contrasena", "clave"}, []string{"es"}, true, nil},
+	{"Portuguese", []string{"senha", "palavra-passe", "palavra passe"}, []string{"é", "e"}, true, nil},
+	{"Italian", []string{"password", "parola d'ordine", "parola d’ordine"}, []string{"è", "e'", "é"}, true,
+		[]string{"del", "della", "dello", "dell'", "dell’", "dei", "degli", "delle", "di", "per", "su", "sul", "sulla", "al", "alla", "nel", "nella", "che"}},
+	{"Dutch", []string{"wachtwoord"}, []string{"is"}, true, nil},
+	{"Polish", []string{"hasło", "hasła", "haslo"}, []string{"to", "jest", "brzmi"}, true, nil},
+	{"Czech and Slovak", []string{"heslo"}, []string{"je"}, true, nil},
+	{"Swedish", []string{"lösenordet", "lösenord"}, []string{"är"}, true, nil},
+	{"Danish and Norwegian", []string{"adgangskoden", "adgangskode", "passordet", "passord"}, []string{"er"}, true, nil},
+	{"Finnish", []string{"salasana"}, []string{"on"}, true, nil},
+	{"Romanian", []string{"parola", "parolă"}, []string{"este"}, true, nil},
+	{"Hungarian", []string{"jelszó", "jelszava", "jelszo"}, []string{""}, true, nil},
+	{"Turkish", []string{"şifresi", "şifreniz", "şifre", "parolası", "parola"}, []string{""}, true, nil},
+	{"Indonesian and Malay", []string{"kata sandinya", "kata sandi", "kata laluan"}, []string{"adalah", "ialah", "yaitu", "yakni"}, true, nil},
+	{"Russian", []string{"пароль", "пароля"}, []string{"—", "–", "-", "это"}, true, nil},
+	{"Chinese", []string{"密码", "密碼"}, []string{"是", "为", "為"}, false, nil},
+	{"Japanese", []string{"パスワード"}, []string{"は"}, false, nil},
+	{"Korean", []string{"비밀번호"}, []string{"는", "가"}, false, nil},
+	{"Greek", []string{"κωδικός πρόσβασης", "κωδικός"}, []string{"είναι"}, true, nil},
+	{"Arabic", []string{"كلمة المرور", "كلمة السر"}, []string{"هي", "هو"}, true, nil},
+	{"Hindi", []string{"पासवर्ड"}, []string{"है"}, true, nil},
+	{"Vietnamese", []string{"mật khẩu"}, []string{"là"}, true, nil},
 }
 
 // localizedFirst[c] lists the indexes in passwordWords of the words with
@@ -237,6 +344,10 @@ var localizedLead = func() (t [256]bool) {
 // the unspaced languages' non-ASCII forms) may start a form of
 // passwordWords: the scan's candidate test.
 func localizedStart(t string) bool {
+	if len(t) > 2 && isASCIILetter(t[0]) && isASCIILetter(t[1]) && t[2] < utf8.RuneSelf &&
+		localizedThird[pairIndex(t[0], t[1])]&thirdBit(t[2]) == 0 {
+		return false // "heavy" is no heslo
+	}
 	for _, k := range localizedFirst[t[0]] {
 		for _, f := range passwordWords[k].forms {
 			if _, ok := foldPrefix(t, f); ok {
@@ -245,6 +356,32 @@ func localizedStart(t string) bool {
 		}
 	}
 	return false
+}
+
+// localizedThird[pairIndex(a, b)] has the bits (thirdBit) of the bytes
+// that follow a and b, ASCII letters, in an ASCII form of passwordWords:
+// localizedStart's cheap test of a word's third byte.
+var localizedThird = func() (t [26 * 26]uint32) {
+	for _, w := range passwordWords {
+		for _, f := range w.forms {
+			if len(f) > 2 && isASCIILetter(f[0]) && isASCIILetter(f[1]) {
+				t[pairIndex(f[0], f[1])] |= thirdBit(f[2])
+			}
+		}
+	}
+	return t
+}()
+
+// pairIndex numbers the pair of ASCII letters a, b in any case.
+func pairIndex(a, b byte) int { return int(lowerASCII(a)-'a')*26 + int(lowerASCII(b)-'a') }
+
+// thirdBit is the bit of c in localizedThird: its letter's in any case,
+// bit 26 for any other byte.
+func thirdBit(c byte) uint32 {
+	if isASCIILetter(c) {
+		return 1 << (lowerASCII(c) - 'a')
+	}
+	return 1 << 26
 }
 
 // foldPrefix reports whether s starts with form f (lower case) under
@@ -365,6 +502,81 @@ func localizedValueAt(s string, i, j int, w *passwordWord) match {
 			return match{p: pLocalPassword, at: i, start: start, end: end}
 		}
 		return noMatch
+	}
+	if w.spaced {
+		return localizedAfterWords(s, i, j, w)
+	}
+	return noMatch
+}
+
+// afterWord reports whether word is a, in any case, or starts with it
+// when a ends with an apostrophe (Italian's dell'utente).
+func afterWord(word, a string) bool {
+	if strings.HasSuffix(a, "'") || strings.HasSuffix(a, "’") {
+		return len(word) > len(a) && strings.EqualFold(word[:len(a)], a)
+	}
+	return strings.EqualFold(word, a)
+}
+
+// localizedAfterWords matches the value given after the word for a
+// password that ends at s[j], in language w, with maxBetweenWords words
+// at most between them ("Kennwort für den Router lautet ...", "пароль
+// от почты: ..."): after ':' or '=' at the end of a word, or after a
+// copula, a value that looks like a secret (windowValue). The words are
+// single, between single blanks, and no sentence ends among them.
+func localizedAfterWords(s string, i, j int, w *passwordWord) match {
+	e := j
+	for n := range maxBetweenWords {
+		k := skipBlanks(s, e)
+		if k == e || k-e > 2 {
+			return noMatch
+		}
+		we := k
+		for we < len(s) && we-k <= maxNameLen {
+			r, size := utf8.DecodeRuneInString(s[we:])
+			if !isPyWord(r) && r != '-' && r != '.' && r != '@' && r != '\'' && r != '’' {
+				break
+			}
+			we += size
+		}
+		if we == k || we-k > maxNameLen || s[we-1] == '.' {
+			return noMatch
+		}
+		if n == 0 && w.after != nil && !slices.ContainsFunc(w.after, func(a string) bool { return afterWord(s[k:we], a) }) {
+			return noMatch
+		}
+		// An operator after the word.
+		op := 0
+		switch {
+		case we < len(s) && (s[we] == ':' || s[we] == '='):
+			op = 1
+		case strings.HasPrefix(s[we:], "："), strings.HasPrefix(s[we:], "＝"):
+			op = len("：")
+		}
+		if op > 0 {
+			if strings.HasPrefix(s[we+op:], "//") || strings.HasPrefix(s[we+op:], ":") {
+				return noMatch
+			}
+			if start, end, ok := windowValue(s, skipBlanks(s, we+op), true); ok {
+				return match{p: pLocalPassword, at: i, start: start, end: end}
+			}
+			return noMatch
+		}
+		// A copula after it.
+		if c := skipBlanks(s, we); c > we {
+			for _, cop := range w.copulas {
+				if cop == "" {
+					continue
+				}
+				if l, ok := foldPrefix(s[c:], cop); ok && c+l < len(s) && (s[c+l] == ' ' || s[c+l] == '\t') {
+					if start, end, ok := windowValue(s, skipBlanks(s, c+l), true); ok {
+						return match{p: pLocalPassword, at: i, start: start, end: end}
+					}
+					return noMatch
+				}
+			}
+		}
+		e = we
 	}
 	return noMatch
 }
