@@ -160,6 +160,11 @@ func runScenario(t *testing.T, sc scenario) *runResult {
 	t.Helper()
 	bin := bourdon(t)
 	tmp := t.TempDir()
+	if keep := os.Getenv("PROBE_KEEP"); keep != "" {
+		// keep the materialised stores (to run another exporter over them)
+		tmp = filepath.Join(keep, sc.Name)
+		os.RemoveAll(tmp)
+	}
 	home := filepath.Join(tmp, "home")
 	lib := filepath.Join(tmp, "library")
 	work := filepath.Join(tmp, "work") // the working directory: no ./claude-brain here
@@ -215,10 +220,6 @@ func runScenario(t *testing.T, sc scenario) *runResult {
 		id := strings.TrimSuffix(filepath.Base(f), ".l5.yaml")
 		res.manifests[id] = m
 		res.raw[id] = string(b)
-		if dump := os.Getenv("PROBE_DUMP"); dump != "" {
-			os.MkdirAll(filepath.Join(dump, sc.Name), 0o755)
-			os.WriteFile(filepath.Join(dump, sc.Name, id+".l5.yaml"), b, 0o644)
-		}
 	}
 	return res
 }

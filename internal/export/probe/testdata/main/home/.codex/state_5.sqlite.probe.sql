@@ -27,3 +27,7 @@ cache eviction', 'enabled'),
  ('0199a1b2-0003-7c3e-9d00-00000000a003', NULL, 1794070000, 1794074400, 'cli', 'openai', '/home/dev/src', 'Investigate flaky CI', 1, NULL, '0.57.0', 'why is CI flaky', NULL),
  ('0199a1b2-0004-7c3e-9d00-00000000a004', 'C:\Users\dev\.codex\sessions\2026\11\08\rollout-missing.jsonl', 1794150000, '2026-11-08T22:15:00+01:00', 'cli', 'openai', 'C:\Users\dev\repos\payments-api', 'Refund webhook retries', 0, NULL, '0.58.0', 'retry webhooks', 'enabled'),
  ('0199a1b2-0005-7c3e-9d00-00000000a005', '', 1794200000, 1794211200, 'cli', 'openai', '/home/dev/repos/payments-api', 'Rotate api_key for staging', 0, NULL, '0.58.0', 'rotate it', 'enabled');
+-- Added in phase 2 (after reading the code, so not blind): a second thread on
+-- the same day in the same working directory as ...a001.
+INSERT INTO threads (id, rollout_path, created_at, updated_at, source, model_provider, cwd, title, archived, first_user_message) VALUES
+ ('0199a1b2-0006-7c3e-9d00-00000000a006', NULL, 1794480000, 1794481000, 'cli', 'openai', '/home/dev/repos/payments-api', 'Review the refund idempotency PR', 0, 'review it');
