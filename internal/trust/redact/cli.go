@@ -22,6 +22,9 @@ func cliCredentialAt(s string, i int) match {
 	if i > 0 && !isSpaceByte(s[i-1]) && s[i-1] != '"' && s[i-1] != '\'' && s[i-1] != '`' {
 		return noMatch
 	}
+	if len(s) > i+1 && s[i+1] == 'S' || strings.HasPrefix(s[i:], "--password-stdin") {
+		return stdinPasswordAt(s, i)
+	}
 	if len(s) > i+2 && isASCIILetter(s[i+1]) && s[i+1] != 'u' {
 		if m := passOptionAt(s, i); m.p >= 0 || !shortOptionLetter(s[i+1]) {
 			return m
@@ -161,6 +164,9 @@ var shortOptions = map[string]struct {
 }{
 	"openssl": {'k', false}, "psexec": {'p', false}, "psexec64": {'p', false}, "rdesktop": {'p', false},
 	"smbclient": {'U', false}, "rpcclient": {'U', false}, "smbcacls": {'U', false}, "smbmap": {'p', false},
+	"zip": {'P', false}, "unzip": {'P', false}, "7z": {'p', true}, "7za": {'p', true}, "rar": {'p', true}, "unrar": {'p', true},
+	"ssh-keygen": {'N', false}, "az": {'p', false}, "certutil": {'p', false}, "ipmitool": {'P', false},
+	"evil-winrm": {'p', false}, "crackmapexec": {'p', false}, "nxc": {'p', false},
 	"sshpass": {'p', false}, "redis-cli": {'a', false},
 	"mysql": {'p', true}, "mysqldump": {'p', true}, "mysqladmin": {'p', true}, "mariadb": {'p', true}, "mariadb-dump": {'p', true},
 	"ldapsearch": {'w', false}, "ldapadd": {'w', false}, "ldapmodify": {'w', false}, "ldapdelete": {'w', false},
@@ -208,7 +214,7 @@ func shortOptionAt(s string, i int) match {
 // shortOptionLetter reports whether c is the letter of a password option
 // of shortOptions: the test before commandOf reads the command line.
 func shortOptionLetter(c byte) bool {
-	return isOneOf(c, "pPawUk")
+	return isOneOf(c, "pPawUkN")
 }
 
 // commandOf returns the command of the command line s[i] is on: its

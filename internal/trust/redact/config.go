@@ -42,8 +42,9 @@ func xmlSecretAt(s string, i int) match {
 // directiveAt matches, at s[i:] (a word at a word boundary), a secret
 // given as a directive and its value after blanks: redis.conf's
 // requirepass and masterauth at the start of a line, netrc's password
-// after a login on the same line, and mysqladmin's password command
-// (mysqladmin -u root -p password NEW). The span is the value.
+// after a login on the same line, mysqladmin's password command
+// (mysqladmin -u root -p password NEW) and nmcli's (nmcli dev wifi
+// connect SSID password PSK). The span is the value.
 func directiveAt(s string, i int) match {
 	word := i
 	for word < len(s) && isASCIILetter(s[word]) {
@@ -60,8 +61,9 @@ func directiveAt(s string, i int) match {
 		plain = strings.TrimSpace(before) == ""
 	case strings.EqualFold(w, "password"):
 		plain = true
-		mysqladmin := strings.Contains(before, "mysqladmin") && commandOf(s, i) == "mysqladmin"
-		if !mysqladmin && !strings.HasPrefix(before, "login ") && !strings.Contains(before, " login ") && !strings.Contains(before, "\tlogin ") {
+		command := (strings.Contains(before, "mysqladmin") || strings.Contains(before, "nmcli")) &&
+			(commandOf(s, i) == "mysqladmin" || commandOf(s, i) == "nmcli")
+		if !command && !strings.HasPrefix(before, "login ") && !strings.Contains(before, " login ") && !strings.Contains(before, "\tlogin ") {
 			return noMatch
 		}
 	default:

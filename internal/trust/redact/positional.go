@@ -220,21 +220,52 @@ func echoedAt(s string, i int, w string, e int) match {
 	if k == 0 || s[k-1] != '|' || k >= 2 && s[k-2] == '|' {
 		return noMatch
 	}
+	return echoBefore(s, k-1, w == "chpasswd", i)
+}
+
+// stdinPasswordAt matches, at s[i] == '-', an option that makes a
+// command read its password from its input (sudo -S, --password-stdin
+// of docker, podman, helm and the registry tools), and the password
+// echoed into it before a '|' on the same line (echo pw | sudo -S ...,
+// echo pw | docker login -u bot --password-stdin). The span is the
+// password.
+func stdinPasswordAt(s string, i int) match {
+	switch {
+	case strings.HasPrefix(s[i:], "--password-stdin"):
+	case strings.HasPrefix(s[i:], "-S") && (i+2 == len(s) || isSpaceByte(s[i+2])) && i >= 5 && s[i-5:i] == "sudo ":
+	default:
+		return noMatch
+	}
+	line := s[max(0, i-maxValueLen):i]
+	line = line[strings.LastIndexByte(line, '\n')+1:]
+	pipe := strings.LastIndexByte(line, '|')
+	if pipe <= 0 || line[pipe-1] == '|' {
+		return noMatch
+	}
+	return echoBefore(s, i-len(line)+pipe, false, i)
+}
+
+// echoBefore matches the password echo or printf writes before the '|'
+// at s[pipe], on its line: its first argument, or the part after ':' of
+// a user:password pair (pair), or the first line of a password echoed
+// twice (echo -e "pw\npw"). The match is found at at.
+func echoBefore(s string, pipe int, pair bool, at int) match {
+	k := pipe + 1
 	// The echo: the last echo or printf of the line before the pipe.
 	line := s[max(0, k-1-maxValueLen) : k-1]
 	line = line[strings.LastIndexByte(line, '\n')+1:]
 	base := k - 1 - len(line)
-	at := max(lastWord(line, "echo"), lastWord(line, "printf"))
-	if at < 0 {
+	echo := max(lastWord(line, "echo"), lastWord(line, "printf"))
+	if echo < 0 {
 		return noMatch
 	}
-	for _, a := range commandArgs(line, at+strings.IndexByte(line[at:], ' ')) {
+	for _, a := range commandArgs(line, echo+strings.IndexByte(line[echo:], ' ')) {
 		v := line[a[0]:a[1]]
 		if strings.HasPrefix(v, "-") {
 			continue // echo -e, -n
 		}
 		start, end := a[0], a[1]
-		if w == "chpasswd" {
+		if pair {
 			user, _, ok := strings.Cut(v, ":")
 			if !ok || user == "" {
 				return noMatch
@@ -246,7 +277,7 @@ func echoedAt(s string, i int, w string, e int) match {
 		if !givenPassword(line[start:end]) {
 			return noMatch
 		}
-		return match{p: pCLICredential, at: i, start: base + start, end: base + end}
+		return match{p: pCLICredential, at: at, start: base + start, end: base + end}
 	}
 	return noMatch
 }

@@ -244,9 +244,9 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 // dashOption[c] says whether a '-' before c may start an option whose
 // value is a credential: a long option, curl's -u, a one-letter password
 // option of shortOptions, one of passOptions (-passout, -storepass,
-// -keypass, -deststorepass).
+// -keypass, -deststorepass), sudo's -S (a password echoed into it).
 var dashOption = func() (t [256]bool) {
-	for _, c := range []byte("-upPwaUksd") {
+	for _, c := range []byte("-upPwaUksdNS") {
 		t[c] = true
 	}
 	return t
