@@ -349,6 +349,14 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 		return res
 	}
 
+	if n, sharing, kept := foldedSessions(doc); sharing > 0 {
+		res.WarningsTotal++
+		if len(res.Warnings) < MaxWarnings {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"%d of %d sessions share their date and cwd with another: the library keeps one session per date and cwd, so %d are written, their key actions and files joined",
+				sharing, n, kept))
+		}
+	}
 	er, err := r.writer.Export(ctx, commit.ExportRequest{AgentID: id, Document: doc, DryRun: r.opts.DryRun})
 	if err != nil {
 		return fail("%v", err)
@@ -419,6 +427,39 @@ func FilterAccess(doc *yaml11.Map, level visibility.Level) int {
 		}
 	}
 	return n
+}
+
+// sessionKey is the commit path's key of a session (internal/memory/commit):
+// its date and its cwd, each as Python's str() of a truthy value, else "".
+func sessionKey(row *yaml11.Map) string {
+	str := func(v any) string {
+		if !yaml11.Truthy(v) {
+			return ""
+		}
+		return yaml11.Str(v)
+	}
+	return str(row.Value("date")) + "\x00" + str(row.Value("cwd"))
+}
+
+// foldedSessions returns how many sessions a document holds, how many of
+// them share their key with another, and how many rows the library keeps
+// of them: the commit path folds an export's sessions that share a date
+// and a cwd into one row (the reference's export writes each), so the
+// library can hold fewer sessions than the store has.
+func foldedSessions(doc *yaml11.Map) (n, sharing, kept int) {
+	count := map[string]int{}
+	for _, r := range rowsOf(doc, l5.KeySessions) {
+		if row, ok := r.(*yaml11.Map); ok {
+			n++
+			count[sessionKey(row)]++
+		}
+	}
+	for _, c := range count {
+		if c > 1 {
+			sharing += c
+		}
+	}
+	return n, sharing, len(count)
 }
 
 func rowsOf(doc *yaml11.Map, key string) []any {

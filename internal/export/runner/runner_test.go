@@ -519,3 +519,34 @@ func TestReferenceYAMLAndReport(t *testing.T) {
 		t.Errorf("%+v", rep)
 	}
 }
+
+// Sessions an exporter produces with the same date and cwd are one row of
+// the library (the commit path's session key); the reference writes each.
+// The run says so instead of letting the counts disagree silently.
+func TestSessionsSharingDateAndCwdAreFoldedAndSaidSo(t *testing.T) {
+	lib := t.TempDir()
+	sessions := []export.Session{
+		{Date: "2026-11-12", Cwd: "/r", KeyActions: []string{"first thread"}, Visibility: "team"},
+		{Date: "2026-11-12", Cwd: "/r", KeyActions: []string{"second thread"}, Visibility: "team"},
+		{Date: "2026-11-12", Cwd: "/other", KeyActions: []string{"elsewhere"}, Visibility: "team"},
+		{Date: "2026-11-11", KeyActions: []string{"log a"}, Visibility: "team"},
+		{Date: "2026-11-11", KeyActions: []string{"log b"}, Visibility: "team"},
+	}
+	res := mustRun(t, options(lib, returns("alpha", team("A"), sessions)))
+	r := res[0]
+	want := "4 of 5 sessions share their date and cwd with another: the library keeps one session per date and cwd, so 3 are written, their key actions and files joined"
+	if !slices.Contains(r.Warnings, want) || r.WarningsTotal != 1 {
+		t.Errorf("warnings %q (total %d), want %q", r.Warnings, r.WarningsTotal, want)
+	}
+	m := readManifest(t, lib, "alpha")
+	if len(m.Sessions) != 3 {
+		t.Errorf("%d sessions in the library, want 3 (folded by date and cwd)", len(m.Sessions))
+	}
+
+	// Distinct keys: no warning.
+	lib2 := t.TempDir()
+	res = mustRun(t, options(lib2, returns("alpha", team("A"), sessions[2:4])))
+	if len(res[0].Warnings) != 0 {
+		t.Errorf("warnings %q, want none", res[0].Warnings)
+	}
+}
