@@ -349,12 +349,19 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 		return res
 	}
 
-	if n, sharing, kept := foldedSessions(doc); sharing > 0 {
-		res.WarningsTotal++
-		if len(res.Warnings) < MaxWarnings {
-			res.Warnings = append(res.Warnings, fmt.Sprintf(
-				"%d of %d sessions share their date and cwd with another: the library keeps one session per date and cwd, so %d are written, their key actions and files joined",
-				sharing, n, kept))
+	for _, f := range []struct {
+		list, rows, shared, what string
+		key                      func(*yaml11.Map) string
+	}{
+		{l5.KeyEntities, "entities", "their name (ignoring case)", "one entity per name, so %d are written, merged", entityKey},
+		{l5.KeySessions, "sessions", "their date and cwd", "one session per date and cwd, so %d are written, their key actions and files joined", sessionKey},
+	} {
+		if n, sharing, kept := folded(doc, f.list, f.key); sharing > 0 {
+			res.WarningsTotal++
+			if len(res.Warnings) < MaxWarnings {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d %s share %s with another: the library keeps "+f.what,
+					sharing, n, f.rows, f.shared, kept))
+			}
 		}
 	}
 	er, err := r.writer.Export(ctx, commit.ExportRequest{AgentID: id, Document: doc, DryRun: r.opts.DryRun})
@@ -429,8 +436,9 @@ func FilterAccess(doc *yaml11.Map, level visibility.Level) int {
 	return n
 }
 
-// sessionKey is the commit path's key of a session (internal/memory/commit):
-// its date and its cwd, each as Python's str() of a truthy value, else "".
+// sessionKey and entityKey are the commit path's keys of a row
+// (internal/memory/commit): a session's date and cwd, each as Python's
+// str() of a truthy value, else ""; an entity's trimmed, lower-cased name.
 func sessionKey(row *yaml11.Map) string {
 	str := func(v any) string {
 		if !yaml11.Truthy(v) {
@@ -441,17 +449,24 @@ func sessionKey(row *yaml11.Map) string {
 	return str(row.Value("date")) + "\x00" + str(row.Value("cwd"))
 }
 
-// foldedSessions returns how many sessions a document holds, how many of
-// them share their key with another, and how many rows the library keeps
-// of them: the commit path folds an export's sessions that share a date
-// and a cwd into one row (the reference's export writes each), so the
-// library can hold fewer sessions than the store has.
-func foldedSessions(doc *yaml11.Map) (n, sharing, kept int) {
+func entityKey(row *yaml11.Map) string {
+	s, _ := row.Value("name").(string)
+	return strings.ToLower(strings.TrimSpace(s))
+}
+
+// folded returns how many rows a document's list holds, how many of them
+// share their key with another, and how many rows the library keeps of
+// them: the commit path folds an export's rows that share a key into one
+// (the reference's export writes each: Codex keys its entities by type
+// and name, so a concept and a project may share a name, and any exporter
+// can have two sessions of one day in one directory), so the library can
+// hold fewer rows than the store gives.
+func folded(doc *yaml11.Map, list string, key func(*yaml11.Map) string) (n, sharing, kept int) {
 	count := map[string]int{}
-	for _, r := range rowsOf(doc, l5.KeySessions) {
+	for _, r := range rowsOf(doc, list) {
 		if row, ok := r.(*yaml11.Map); ok {
 			n++
-			count[sessionKey(row)]++
+			count[key(row)]++
 		}
 	}
 	for _, c := range count {

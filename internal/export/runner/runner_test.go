@@ -520,10 +520,11 @@ func TestReferenceYAMLAndReport(t *testing.T) {
 	}
 }
 
-// Sessions an exporter produces with the same date and cwd are one row of
-// the library (the commit path's session key); the reference writes each.
+// Sessions an exporter produces with the same date and cwd, and entities
+// with the same name, are one row of the library (the commit path's keys);
+// the reference writes each.
 // The run says so instead of letting the counts disagree silently.
-func TestSessionsSharingDateAndCwdAreFoldedAndSaidSo(t *testing.T) {
+func TestRowsSharingAKeyAreFoldedAndSaidSo(t *testing.T) {
 	lib := t.TempDir()
 	sessions := []export.Session{
 		{Date: "2026-11-12", Cwd: "/r", KeyActions: []string{"first thread"}, Visibility: "team"},
@@ -532,15 +533,20 @@ func TestSessionsSharingDateAndCwdAreFoldedAndSaidSo(t *testing.T) {
 		{Date: "2026-11-11", KeyActions: []string{"log a"}, Visibility: "team"},
 		{Date: "2026-11-11", KeyActions: []string{"log b"}, Visibility: "team"},
 	}
-	res := mustRun(t, options(lib, returns("alpha", team("A"), sessions)))
+	entities := team("Continuo", "Atlas")
+	entities = append(entities, export.Entity{Name: "continuo ", Type: "topic", Summary: "a concept", Visibility: "team"})
+	res := mustRun(t, options(lib, returns("alpha", entities, sessions)))
 	r := res[0]
-	want := "4 of 5 sessions share their date and cwd with another: the library keeps one session per date and cwd, so 3 are written, their key actions and files joined"
-	if !slices.Contains(r.Warnings, want) || r.WarningsTotal != 1 {
+	want := []string{
+		"2 of 3 entities share their name (ignoring case) with another: the library keeps one entity per name, so 2 are written, merged",
+		"4 of 5 sessions share their date and cwd with another: the library keeps one session per date and cwd, so 3 are written, their key actions and files joined",
+	}
+	if !slices.Equal(r.Warnings, want) || r.WarningsTotal != 2 {
 		t.Errorf("warnings %q (total %d), want %q", r.Warnings, r.WarningsTotal, want)
 	}
 	m := readManifest(t, lib, "alpha")
-	if len(m.Sessions) != 3 {
-		t.Errorf("%d sessions in the library, want 3 (folded by date and cwd)", len(m.Sessions))
+	if len(m.Sessions) != 3 || len(m.Entities) != 2 {
+		t.Errorf("%d sessions and %d entities in the library, want 3 and 2 (folded by the commit path's keys)", len(m.Sessions), len(m.Entities))
 	}
 
 	// Distinct keys: no warning.
