@@ -39,11 +39,11 @@ var nearMissPieces = []string{
 	"password to ", "password for ", "db-prod: ", "Passwort: ", "Kennwort ist ", "mot de passe est ", "contraseña: ",
 	"senha é ", "wachtwoord is ", "hasło to ", "lösenordet är ", "şifre ", "ŞİFRE: ", "пароль: ", "Пароль — ",
 	"密码是", "密碼：", "パスワードは ", "비밀번호는 ", "「", "」",
-	"password for the db is ", "token we use is ", "del database è ", "kata sandi ", "adalah ", "heslo je ", "clave ",
-	"passordet er ", "salasana on ", "jelszó: ", "palavra-passe é ", "parola d'ordine ",
+	"for db is ", "we use is ", "del db è ", "kata sandi ", "adalah ", "heslo je ", "clave ",
+	"passordet ", "salasana ", "jelszó: ", "palavra-pas", "parola d'",
 	// Passwords as commands' arguments.
-	"htpasswd -b ", "htpasswd -nb u ", "rabbitmqctl add_user u ", "sqlplus u/", "echo 'u:", "| chpasswd",
-	"| passwd --stdin u", "| smbpasswd -s", "-passout pass:", "-storepass ", "-U u%", "mysqladmin password ",
+	"htpasswd -b ", "rabbitmqctl ", "add_user u ", "sqlplus u/", "echo 'u:", "| chpasswd",
+	"passwd --", "smbpasswd", "-passout ", "pass:", "-storepass ", "-U u%", "mysqladmin ",
 	// Keys in shapes of their own.
 	`{"kty":"EC","d":"`, `"d": "`, "<RSAKeyValue><D>", "</D>", "5K", "[1,2,",
 }

@@ -76,7 +76,7 @@ func Text(s string, limit int) string {
 		return ""
 	}
 	t := collapseSpace(s)
-	if flaggedCollapsed(t) || brokenAcrossLines(s) {
+	if flaggedCollapsed(t) || flaggedByLines(s) {
 		return Sentinel
 	}
 	return truncate(replaceLinks(t), limit)
@@ -114,18 +114,19 @@ func (k Kind) Apply(s string) string {
 
 // Flagged reports whether Secret would replace s: whether s, with its
 // whitespace collapsed, matches any pattern of the battery (or s holds a
-// token broken at a line's end), or would as a reader sees it (unmasked): a zero-width space inside a token, or a
+// token broken at a line's end, a table's secret column), or would as a reader sees it (unmasked): a zero-width space inside a token, or a
 // token in full-width letters, shows the token to whoever reads it.
 func Flagged(s string) bool {
-	return s != "" && (flaggedCollapsed(collapseSpace(s)) || brokenAcrossLines(s))
+	return s != "" && (flaggedCollapsed(collapseSpace(s)) || flaggedByLines(s))
 }
 
-// brokenAcrossLines reports whether s holds a credential written in
-// pieces over its lines (joinedAt: a token broken at a line's end, a
-// literal continued on the next line), which collapsing its white space
-// would hide.
-func brokenAcrossLines(s string) bool {
-	return strings.IndexByte(s, '\n') >= 0 && joinedAt(s, 0).p >= 0
+// flaggedByLines reports whether s holds a credential that only its
+// lines show, which collapsing its white space would hide: one written
+// in pieces over its lines (joinedAt: a token broken at a line's end, a
+// literal continued on the next line), or a value in a markdown table's
+// column whose header names a secret (tableCellAt).
+func flaggedByLines(s string) bool {
+	return strings.IndexByte(s, '\n') >= 0 && (joinedAt(s, 0).p >= 0 || tableCellAt(s, 0).p >= 0)
 }
 
 // flaggedCollapsed is Flagged of a string whose white space is collapsed.
@@ -373,7 +374,7 @@ func spansIn(s string, decode bool) [][2]int {
 	if s == "" {
 		return nil
 	}
-	scans := [...]func(string, int) match{pemBodyAt, seedPhraseAt, keyMaterialAt, encodedAt, joinedAt}
+	scans := [...]func(string, int) match{pemBodyAt, seedPhraseAt, keyMaterialAt, tableCellAt, encodedAt, joinedAt}
 	ends := len(scans)
 	if !decode {
 		ends -= 2 // without encodedAt and joinedAt

@@ -45,12 +45,10 @@ var knownMisses2 = map[string]string{
 	// A secret's name and value apart, or a name this battery does not read.
 	"env/azure-devops-pat":        "PAT is not a secret name, and the 52-character value has no prefix",
 	"hcl/tfstate-random-password": `the value's key is "result"; "random_password" is the resource's type, two keys away`,
-	"json/escaped-nested-json":    `the name and value are inside an escaped JSON string ("api_key":"..."), whose quotes the assignment pattern does not read`,
 	"python/requests-auth-tuple":  "a (user, password) tuple names no secret",
 	"url/azure-function-code":     "code= is not a secret name",
 	"chat/pass-label-unquoted":    "PASS: unquoted is read as a label (PASS: 12 tests), as documented",
 	"chat/pwd-in-parens":          "pwd followed by a blank, not ':' or '=', is not an assignment",
-	"table/password-column":       "a markdown table's password column: the name is in the header row, the values rows below",
 	"words/creds-are-slash":       `"creds are admin / X": creds is not a secret name`,
 	"chat/token-in-two-messages":  "the two halves are in two chat lines with text between them",
 	"chat/mailchimp-key":          "32 hex digits and -us18 have no prefix and no name next to them",

@@ -54,6 +54,9 @@ func containsAny(s string, enabled uint64) (found, maybeRare bool) {
 	if enabled&(1<<pSeedPhrase) != 0 && seedPhraseAt(s, 0).p >= 0 {
 		return true, maybeRare
 	}
+	if enabled&(1<<pConfigValue) != 0 && tableCellAt(s, 0).p >= 0 {
+		return true, maybeRare
+	}
 	if enabled&(1<<pKeyMaterial) != 0 && keyMaterialAt(s, 0).p >= 0 {
 		return true, maybeRare
 	}

@@ -408,3 +408,22 @@ func TestPasswordsInMoreLanguages(t *testing.T) {
 		checkQuiet(t, in, strings.Contains(strings.ToLower(in), "password"))
 	}
 }
+
+// TestEscapedJSONAssignments: a secret-named member of JSON written
+// inside a JSON string (an event's body, a logged payload), its quotes
+// escaped, is an assignment too; placeholders and cursors stay.
+func TestEscapedJSONAssignments(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(610, 987))}
+	k, p := g.str(shAlnum, 40), g.pw(14)
+	checkCaught(t, `{"event":"saved","body":"{\"url\":\"https://hooks.acme.io\",\"api_key\":\"`+k+`\"}"}`, k)
+	checkCaught(t, `msg="{\"user\": \"app\", \"password\": \"`+p+`\"}"`, p)
+	for _, in := range []string{
+		`{"body":"{\"page_token\":\"` + k + `\",\"limit\":50}"}`,
+		`{"body":"{\"password\":\"\"}"}`,
+		`{"body":"{\"token\":\"${TOKEN}\"}"}`,
+		`{"body":"{\"api_key\":\"required\"}"}`,
+		`{"body":"{\"name\":\"api_key\"}"}`,
+	} {
+		checkQuiet(t, in, true)
+	}
+}

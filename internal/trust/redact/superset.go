@@ -82,7 +82,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAWSSecret - numReference: {"aws_secret_key", true,
 		"40 base64 characters after aws_secret_access_key, aws_secret or secret_access_key (and '=', ':' or a space): the key"},
 	pAssignment - numReference: {"secret_assignment", true,
-		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or ends with key after secret, private, api, signing, encryption, master, auth or app (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=); also NAME: TYPE = value (a typed declaration), a secret-named string literal and a literal value shaped like a secret as a call's arguments (define('DB_PASSWORD', '...')), and a literal without blanks after SQL's IDENTIFIED BY or PASSWORD: the value"},
+		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or ends with key after secret, private, api, signing, encryption, master, auth or app (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=); also NAME: TYPE = value (a typed declaration), a secret-named string literal and a literal value shaped like a secret as a call's arguments (define('DB_PASSWORD', '...')), and a literal without blanks after SQL's IDENTIFIED BY or PASSWORD; the name and value may be in escaped quotes, JSON inside a JSON string ({\\\"api_key\\\":\\\"...\\\"}): the value"},
 	pAzureKey - numReference: {"azure_key", true,
 		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings: the value"},
 	pAzureSig - numReference: {"azure_sas_sig", false,
@@ -106,7 +106,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pDSNPassword - numReference: {"dsn_password", false,
 		"the password of a database DSN without a scheme, user:password@tcp(host:port)/db (and tcp6, unix), as Go's MySQL driver takes it: the password"},
 	pConfigValue - numReference: {"config_value", true,
-		"a secret in a configuration file written without '=' or ':' after its name: an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), a Terraform variable \"NAME\" { default = ... } block, a value entry after a name or key entry that names a secret (a Kubernetes env entry, an ECS task's, an AWS parameter's), redis.conf's requirepass and masterauth, netrc's password after a login: the value"},
+		"a secret in a configuration file written without '=' or ':' after its name: an XML element named as secret_assignment's names are (<password>...</password>), an XML key=\"NAME\" value=\"...\" pair (.NET's appSettings), a Terraform variable \"NAME\" { default = ... } block, a value entry after a name or key entry that names a secret (a Kubernetes env entry, an ECS task's, an AWS parameter's), redis.conf's requirepass and masterauth, netrc's password after a login, a cell of a markdown table under a header that names a secret (| user | password |; 6 characters or more without blanks, a letter and a digit, not a placeholder, a secret's name, a URL or a path): the value"},
 	pCookie - numReference: {"cookie_value", true,
 		"a Cookie or Set-Cookie header: ':' then name=value and the rest of the line (a session id is a credential): the header's value"},
 	pDiscordToken - numReference: {"discord_bot_token", false,
@@ -190,6 +190,9 @@ func assignmentAt(s string, i int) match {
 	}
 	if k > 0 && (s[k-1] == '"' || s[k-1] == '\'') {
 		k--
+		if k > 0 && s[k-1] == '\\' {
+			k-- // an escaped quote: JSON inside a JSON string, {\"api_key\":\"...\"}
+		}
 	}
 	nameEnd := k
 	for k > 0 && nameEnd-k < maxNameLen && isNameByte(s[k-1]) {
@@ -236,6 +239,16 @@ func assignmentAt(s string, i int) match {
 		start, quoted = j+1, true
 		window := s[start:min(len(s), start+maxValueLen)]
 		end = strings.IndexByte(window, s[j])
+		if end < 0 {
+			end = len(window)
+		}
+		end += start
+	} else if strings.HasPrefix(s[j:], `\"`) {
+		// An escaped quote: the value of JSON inside a JSON string, up
+		// to the next escaped quote.
+		start, quoted = j+2, true
+		window := s[start:min(len(s), start+maxValueLen)]
+		end = strings.Index(window, `\"`)
 		if end < 0 {
 			end = len(window)
 		}
