@@ -20,7 +20,7 @@ var cliSecretFlags = [...]string{
 // value, or the password after the user.
 func cliCredentialAt(s string, i int) match {
 	if i > 0 && !isSpaceByte(s[i-1]) && s[i-1] != '"' && s[i-1] != '\'' && s[i-1] != '`' {
-		return noMatch
+		return mailchimpKeyAt(s, i) // not an option; maybe a key's -us suffix
 	}
 	if len(s) > i+1 && s[i+1] == 'S' || strings.HasPrefix(s[i:], "--password-stdin") {
 		return stdinPasswordAt(s, i)

@@ -51,8 +51,6 @@ var knownMisses2 = map[string]string{
 	"chat/pwd-in-parens":          "pwd followed by a blank, not ':' or '=', is not an assignment",
 	"words/creds-are-slash":       `"creds are admin / X": creds is not a secret name`,
 	"chat/token-in-two-messages":  "the two halves are in two chat lines with text between them",
-	"chat/mailchimp-key":          "32 hex digits and -us18 have no prefix and no name next to them",
-	"vendor/cloudflare-origin-ca": "the v1.0- origin CA key shape is not in the vendor table",
 	"encoded/gzip-base64":         "base64 of gzip: compressed data is not decompressed",
 	"encoded/reversed":            "a reversed token is not read backwards",
 	"encoded/rot13":               "ROT13 is not undone",

@@ -123,6 +123,33 @@ var vendorTokens = [...]vendorToken{
 	{vendor: "Tencent Cloud", prefix: "AKID", class: alnum, min: 32, max: 36},
 	{vendor: "Dropbox", prefix: "sl.", class: dotted, min: 100},
 	{vendor: "Twitch", prefix: "oauth:", class: alnumLower, min: 30, max: 30},
+	{vendor: "Cloudflare Origin CA", prefix: "v1.0-", class: b64url, min: 171, max: 171, check: func(b string) bool {
+		return b[24] == '-' && isHexRun(b[:24]) && isHexRun(b[25:])
+	}},
+}
+
+// mailchimpKeyAt matches, at s[i] == '-', a Mailchimp API key, which has
+// no prefix but a suffix: 32 lower-case hex digits, -us and the data
+// center's number (1 or 2 digits), at word boundaries. The span is the
+// key.
+func mailchimpKeyAt(s string, i int) match {
+	const hexLen = 32
+	if i < hexLen || !strings.HasPrefix(s[i:], "-us") || i > hexLen && isASCIIWord(s[i-hexLen-1]) {
+		return noMatch
+	}
+	for k := i - hexLen; k < i; k++ {
+		if !hexLower[s[k]] {
+			return noMatch
+		}
+	}
+	j := i + len("-us")
+	for j < len(s) && j-i < 5 && isDigit(s[j]) {
+		j++
+	}
+	if n := j - i - len("-us"); n < 1 || n > 2 || j < len(s) && isASCIIWord(s[j]) {
+		return noMatch
+	}
+	return match{p: pVendorToken, at: i, start: i - hexLen, end: j}
 }
 
 // vendorsByFirst[c] lists the indexes in vendorTokens of the shapes whose

@@ -26,7 +26,7 @@ func vendorSample(r *rand.Rand, v vendorToken, n int) string {
 		if v.check != nil {
 			body[32] = '_'
 		}
-	case "Postman":
+	case "Postman", "Cloudflare Origin CA":
 		for i := range body {
 			body[i] = "0123456789abcdef"[r.IntN(16)]
 		}
@@ -93,5 +93,28 @@ func TestVendorNearMissesOfProse(t *testing.T) {
 		if got := Span(in); got != in {
 			t.Errorf("Span(%q) = %q, want it unchanged", in, got)
 		}
+	}
+}
+
+// TestMailchimpKeys: 32 lower-case hex digits and -us with one or two
+// digits are a Mailchimp key; other lengths, upper case, or a longer word
+// are not.
+func TestMailchimpKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(4181, 6765))
+	hex := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "0123456789abcdef"[r.IntN(16)]
+		}
+		return string(b)
+	}
+	k1, k2 := hex(32)+"-us18", hex(32)+"-us6"
+	checkCaught(t, "newsletter sync uses "+k1+" (audience 'customers')", k1)
+	checkCaught(t, `MC_KEY="`+k2+`"`, k2)
+	for _, in := range []string{
+		hex(31) + "-us18", hex(33) + "-us18", strings.ToUpper(hex(32)) + "-us18", hex(32) + "-us123",
+		hex(32) + "-usa", "x" + hex(32) + "-us1", hex(32) + "-us1x", "sha " + hex(32) + "-users",
+	} {
+		checkQuiet(t, in, false)
 	}
 }
