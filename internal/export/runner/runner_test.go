@@ -538,8 +538,8 @@ func TestRowsSharingAKeyAreFoldedAndSaidSo(t *testing.T) {
 	res := mustRun(t, options(lib, returns("alpha", entities, sessions)))
 	r := res[0]
 	want := []string{
-		"2 of 3 entities share their name (ignoring case) with another: the library keeps one entity per name, so 2 are written, merged",
-		"4 of 5 sessions share their date and cwd with another: the library keeps one session per date and cwd, so 3 are written, their key actions and files joined",
+		"2 of 3 entities share their name (ignoring case) with another: the library keeps one entity per name, so it writes 2, merged",
+		"4 of 5 sessions share their date and cwd with another: the library keeps one session per date and cwd, so it writes 3, their key actions and files joined",
 	}
 	if !slices.Equal(r.Warnings, want) || r.WarningsTotal != 2 {
 		t.Errorf("warnings %q (total %d), want %q", r.Warnings, r.WarningsTotal, want)
@@ -554,5 +554,45 @@ func TestRowsSharingAKeyAreFoldedAndSaidSo(t *testing.T) {
 	res = mustRun(t, options(lib2, returns("alpha", team("A"), sessions[2:4])))
 	if len(res[0].Warnings) != 0 {
 		t.Errorf("warnings %q, want none", res[0].Warnings)
+	}
+}
+
+// The fold keeps the first row's fields (exporters list rows in priority
+// order: Codex's project before its topic of the same name), fills the
+// ones it lacks from later rows, keeps the newest last_touched and the
+// stricter visibility, and cuts joined lists at the schema's bounds, so
+// the library's manifest stays valid however many sessions a day has.
+func TestFoldKeepsTheFirstRowAndTheSchemaBounds(t *testing.T) {
+	lib := t.TempDir()
+	entities := []export.Entity{
+		{Name: "Continuo", Type: "project", Summary: "Recovered concept: Continuo", LastTouched: "2026-11-01", Tags: []string{"codex-project"}, Visibility: "public"},
+		{Name: "continuo", Type: "topic", Summary: "a concept", LastTouched: "2026-11-20", Aliases: []string{"Bourdon"}, Tags: []string{"codex-memory"}, Visibility: "team"},
+	}
+	var sessions []export.Session
+	for i := range 12 {
+		var files []string
+		for j := range 20 {
+			files = append(files, fmt.Sprintf("f%d_%d.go", i, j))
+		}
+		sessions = append(sessions, export.Session{Date: "2026-11-05", Cwd: "/r", ProjectFocus: []string{"acme/r"},
+			KeyActions: []string{fmt.Sprintf("session %d", i), "turns: 1"}, FilesTouched: files, Visibility: "team"})
+	}
+	res := mustRun(t, options(lib, returns("alpha", entities, sessions)))
+	if res[0].Status != StatusOK {
+		t.Fatalf("status %s: %s", res[0].Status, res[0].Reason)
+	}
+	m := readManifest(t, lib, "alpha") // validates against the L5 schema
+	if len(m.Entities) != 1 || len(m.Sessions) != 1 {
+		t.Fatalf("%d entities, %d sessions, want 1 and 1", len(m.Entities), len(m.Sessions))
+	}
+	e := m.Entities[0]
+	if e.Name != "Continuo" || e.Type != "project" || e.Summary != "Recovered concept: Continuo" || e.LastTouched != "2026-11-20" ||
+		e.Visibility != visibility.Team || !slices.Equal(e.Aliases, []string{"Bourdon"}) || !slices.Equal(e.Tags, []string{"codex-project", "codex-memory"}) {
+		t.Errorf("folded entity %+v", e)
+	}
+	s := m.Sessions[0]
+	if len(s.KeyActions) != export.MaxKeyActions || s.KeyActions[0] != "session 0" || s.KeyActions[1] != "turns: 1" ||
+		len(s.FilesTouched) != export.MaxFiles || !slices.Equal(s.ProjectFocus, []string{"acme/r"}) {
+		t.Errorf("folded session: %d key actions %q, %d files, focus %q", len(s.KeyActions), s.KeyActions, len(s.FilesTouched), s.ProjectFocus)
 	}
 }
