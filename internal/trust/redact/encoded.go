@@ -79,6 +79,9 @@ func base64At(s string, from int) match {
 		if ok && holdsEncodedSecret(text) {
 			return match{p: pEncoded, at: i, start: i, end: end}
 		}
+		if !ok && encodedKeypair(s[i:j], end-j) {
+			return match{p: pKeyMaterial, at: i, start: i, end: end}
+		}
 		i = end
 	}
 	return noMatch

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"strings"
 )
 
@@ -169,12 +171,12 @@ func isEd25519Keypair(raw []byte) bool {
 }
 
 // byteArrayKeyAt finds the first array of 64 numbers from 0 to 255 at
-// or after from ([12, 200, ...], as Solana's id.json holds a keypair)
-// that is an ed25519 keypair or is named as a key; the span is the array
-// with its brackets.
+// or after from ([12, 200, ...], as Solana's id.json holds a keypair; in
+// braces, as Go and C write one) that is an ed25519 keypair or is named
+// as a key; the span is the array with its brackets.
 func byteArrayKeyAt(s string, from int) match {
 	for i := from; len(s)-i >= minByteArray; {
-		k := strings.IndexByte(s[i:], '[')
+		k := indexOf3(s[i:], '[', '{', '[')
 		if k < 0 {
 			break
 		}
@@ -192,10 +194,15 @@ func byteArrayKeyAt(s string, from int) match {
 	return noMatch
 }
 
-// byteArray reads, at s[open] == '[', an array of exactly keypairLen
-// numbers from 0 to 255 separated by commas (blanks and line breaks
-// allowed around them): its bytes, and the index after its ']'.
+// byteArray reads, at s[open] ('[' or '{'), an array of exactly
+// keypairLen numbers from 0 to 255 separated by commas (blanks and line
+// breaks allowed around them): its bytes, and the index after its
+// closing bracket.
 func byteArray(s string, open int) (raw [keypairLen]byte, end int, ok bool) {
+	closing := byte(']')
+	if s[open] == '{' {
+		closing = '}'
+	}
 	j := open + 1
 	for n := 0; n < keypairLen; n++ {
 		j = skipSpace(s, j)
@@ -219,10 +226,32 @@ func byteArray(s string, open int) (raw [keypairLen]byte, end int, ok bool) {
 	if j < len(s) && s[j] == ',' {
 		j = skipSpace(s, j+1) // a trailing comma
 	}
-	if j >= len(s) || s[j] != ']' {
+	if j >= len(s) || s[j] != closing {
 		return raw, 0, false
 	}
 	return raw, j + 1, true
+}
+
+// encodedKeypair reports whether run, a maximal run of base64 followed
+// by pad '=' bytes, is an ed25519 keypair in base64 (86 characters and
+// "==") or in hexadecimal (128 digits) whose second half is the public
+// key of its first: base64At's look at runs that decode to no text.
+func encodedKeypair(run string, pad int) bool {
+	var raw []byte
+	var err error
+	switch {
+	case len(run) == 86 && pad == 2:
+		enc := base64.StdEncoding
+		if strings.ContainsAny(run, "-_") {
+			enc = base64.URLEncoding
+		}
+		raw, err = enc.DecodeString(run + "==")
+	case len(run) == 2*keypairLen && pad == 0 && isHexRun(run):
+		raw, err = hex.DecodeString(run)
+	default:
+		return false
+	}
+	return err == nil && len(raw) == keypairLen && isEd25519Keypair(raw)
 }
 
 // skipSpace returns the index of the first byte at or after j that is
@@ -238,7 +267,7 @@ func skipSpace(s string, j int) int {
 // is something else of a key pair or a ledger (which base58 and arrays of
 // 64 bytes also spell: a public key, a signature, an address, a hash).
 var (
-	keyWords    = [...]string{"key", "secret", "wallet", "wif", "solana", "bitcoin", "btc", "seed"}
+	keyWords    = [...]string{"key", "secret", "private", "priv", "wallet", "wif", "solana", "bitcoin", "btc", "seed"}
 	publicWords = [...]string{"public", "pubkey", "signature", "address", "hash", "txid"}
 )
 

@@ -3,6 +3,8 @@ package redact
 import (
 	"bytes"
 	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/hex"
 	"crypto/sha256"
 	"fmt"
 	"math/big"
@@ -102,6 +104,11 @@ func TestKeysInShapesOfTheirOwn(t *testing.T) {
 	checkCaught(t, numbers(kp, ""), numbers(kp, ""))
 	checkCaught(t, "cat out.json\n"+numbers(kp, " ")+"\n", numbers(kp, " "))
 	checkCaught(t, "let kp = Keypair.fromSecretKey(new Uint8Array("+numbers(kp, "\n  ")+"));", numbers(kp, "\n  "))
+	goArr := "{" + strings.Trim(numbers(kp, " "), "[]") + "}"
+	checkCaught(t, "priv := ed25519.PrivateKey"+goArr, goArr)
+	kpHex, kpB64 := hex.EncodeToString(kp), base64.StdEncoding.EncodeToString(kp)
+	checkCaught(t, "ed25519 "+kpHex, kpHex)
+	checkCaught(t, `"`+kpB64+`"`, kpB64)
 	// Named as a key: caught though they do not check out.
 	arr := numbers(randBytes(r, 64), "")
 	checkCaught(t, "cold wallet: "+randomWIF, randomWIF)
@@ -138,6 +145,9 @@ func TestKeysInShapesOfTheirOwn(t *testing.T) {
 		"secret key: [" + strings.Repeat("256,", 63) + "1]",
 		"secret key: [" + strings.Repeat("1,", 63) + "1.5]",
 		"see [1] and [2, 3]",
+		hex.EncodeToString(randBytes(r, 64)),
+		base64.StdEncoding.EncodeToString(randBytes(r, 64)),
+		"{" + strings.Trim(numbers(randBytes(r, 64), " "), "[]") + "}",
 		// JSON Web Keys without a private member, and look-alikes.
 		`{"kty":"RSA","n":"` + urlKey + `","e":"AQAB","kid":"sig-1"}`,
 		`{"kty":"EC","crv":"P-256","x":"` + urlKey + `","y":"` + urlKey + `"}`,
