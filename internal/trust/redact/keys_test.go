@@ -3,9 +3,9 @@ package redact
 import (
 	"bytes"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"crypto/sha256"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
