@@ -412,7 +412,7 @@ func wordStartCandidates(t string) uint64 {
 		m |= bit(hasPrefixFold(t, "password"), pPassword) |
 			bit(hasPrefixFold(t, "password "), pConfigValue) |
 			bit(hasPrefixFold(t, "passwd"), pPasswd) |
-			bit(hasPrefixFold(t, "pass"), pSpokenAssignment) |
+			bit(hasPrefixFold(t, "pass") || c1|0x20 == 'w', pSpokenAssignment) |
 			bit(c1 == 'a' && strings.HasPrefix(t, "passwd"), pCLICredential) |
 			bit(strings.HasPrefix(t, puttyPrivateHeader), pPuTTYKey) |
 			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
@@ -440,7 +440,7 @@ func wordStartCandidates(t string) uint64 {
 // Discord token's, whose prefixes are case-sensitive (exactHead tests
 // their first two bytes), and the words for a password in other
 // languages (words.go), whose pairs localizedPairs adds.
-const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co ey gh gi gl hf ht is ke kk ls ma ne np pa pk pr ra re rk se sk sm sq ss st xo ya"
+const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co ey gh gi gl hf ht is ke kk ls ma ne np pa pk pr pw ra re rk se sk sm sq ss st xo ya"
 
 // allWordStartPairs are wordStartPairs and localizedPairs, each once.
 var allWordStartPairs = func() (pairs []string) {

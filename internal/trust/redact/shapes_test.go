@@ -427,3 +427,21 @@ func TestEscapedJSONAssignments(t *testing.T) {
 		checkQuiet(t, in, true)
 	}
 }
+
+// TestAbbreviationsAndPATs: pwd or pw and a value after a blank, and a
+// personal access token named PAT in upper case, are secrets; the
+// shell's pwd, and pat for a pattern, are not.
+func TestAbbreviationsAndPATs(t *testing.T) {
+	g := shapeGen{rand.New(rand.NewPCG(10946, 17711))}
+	p1, p2, tok := g.pw(12), g.pw(10), g.str(shAlnum, 52)
+	checkCaught(t, "jumpbox is up (user ops, pwd "+p1+"), please don't share", p1)
+	checkCaught(t, "login admin pw '"+p2+"'", p2)
+	checkCaught(t, "AZURE_DEVOPS_EXT_PAT="+tok, tok)
+	checkCaught(t, "GH_PAT: "+tok, tok)
+	for _, in := range []string{
+		"pwd", "$ pwd\n/home/ops", "pwd /home/ops/x1", "run pwd && ls", "pwd Summer2024", "pw reset", "pwned by x1y2",
+		`url_pat = re.compile("^x1[a-z]+$")`, `pat = "` + tok + `"`, "PATH=/usr/bin:/bin", "SPAT=" + tok,
+	} {
+		checkQuiet(t, in, false)
+	}
+}

@@ -82,7 +82,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAWSSecret - numReference: {"aws_secret_key", true,
 		"40 base64 characters after aws_secret_access_key, aws_secret or secret_access_key (and '=', ':' or a space): the key"},
 	pAssignment - numReference: {"secret_assignment", true,
-		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or ends with key after secret, private, api, signing, encryption, master, auth or app (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=); also NAME: TYPE = value (a typed declaration), a secret-named string literal and a literal value shaped like a secret as a call's arguments (define('DB_PASSWORD', '...')), and a literal without blanks after SQL's IDENTIFIED BY or PASSWORD; the name and value may be in escaped quotes, JSON inside a JSON string ({\\\"api_key\\\":\\\"...\\\"}): the value"},
+		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or is PAT or ends with _PAT (upper case), or ends with key after secret, private, api, signing, encryption, master, auth or app (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=); also NAME: TYPE = value (a typed declaration), a secret-named string literal and a literal value shaped like a secret as a call's arguments (define('DB_PASSWORD', '...')), and a literal without blanks after SQL's IDENTIFIED BY or PASSWORD; the name and value may be in escaped quotes, JSON inside a JSON string ({\\\"api_key\\\":\\\"...\\\"}): the value"},
 	pAzureKey - numReference: {"azure_key", true,
 		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings: the value"},
 	pAzureSig - numReference: {"azure_sas_sig", false,
@@ -90,7 +90,7 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pPEMBody - numReference: {"pem_body", false,
 		"a PEM body line without its BEGIN line: a run of 64 to 76 base64 characters with upper case, lower case and a digit (a hex digest has no upper case), between whitespace, quotes or escaped newlines, or at the end of a path, that is not an SSH public key's nor inside a block whose BEGIN line names no private key (a certificate, a public key): the lines, the shorter last one and an END line"},
 	pSpokenAssignment - numReference: {"spoken_assignment", true,
-		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'); and password (passwd, passphrase) to a value that looks like a secret (8 characters or more, a letter and a digit or symbol, not words decorated with digits: not 1Password, Summer2024), or for a host: and a value of 8 characters or more with a digit or symbol (root password for db-prod: ...); with up to 5 words between the name and is when the first of them joins them (for, of, on, to, at, from, in, I, we, you, they, that, which, used, set: the password for the staging db is ...; not the password policy is ...), or between password for and ':' or is, the value quoted, or 8 characters or more with a letter and a digit and not a URL or a path: the value"},
+		"NAME is value, where NAME names a secret as secret_assignment's names do (password, passphrase, secret, token, pw, api key, secret key, ...; two words are read as one), and the value is quoted, or is 8 characters or more with a letter and a digit (the api key is 8f14e45f..., my passphrase is 'blue horse battery'); and password (passwd, passphrase) to a value that looks like a secret (8 characters or more, a letter and a digit or symbol, not words decorated with digits: not 1Password, Summer2024), or for a host: and a value of 8 characters or more with a digit or symbol (root password for db-prod: ...); pwd or pw, one blank and a value that looks like a secret or is quoted (user ops, pwd ...); with up to 5 words between the name and is when the first of them joins them (for, of, on, to, at, from, in, I, we, you, they, that, which, used, set: the password for the staging db is ...; not the password policy is ...), or between password for and ':' or is, the value quoted, or 8 characters or more with a letter and a digit and not a URL or a path: the value"},
 	pCLICredential - numReference: {"cli_credential", false,
 		"a command-line option that names a secret, with its value (--password Sup3r, --token=abc123, --api-key, --client-secret, an option ending with one of them: --db-password, --ftp-password; not --no-password, --show-token, ...; 4 characters or more), or curl's user option with a password (-u admin:pw, --user admin:pw), after a blank or a quote; a command's one-letter password option (sshpass -p, mysql -pX, redis-cli -a, ldapsearch -w, sqlcmd -P, psexec -p, openssl enc -k, zip -P, 7z -pX, ssh-keygen -N, az -p, ipmitool -P, smbclient -U user%pw; the command read from its line, a YAML key or an exec form's [\"CMD\", ...] aside); OpenSSL's -passin, -passout and -pass with pass:X (not env:, file:, fd:, stdin) and keytool's -storepass, -keypass and their src and dest forms; a password as a command's plain argument: htpasswd -b FILE USER PW (-nb USER PW), rabbitmqctl add_user, change_password or authenticate_user USER PW, sqlplus user/PW[@db], mysqladmin password PW, nmcli ... password PW, and a password echoed into chpasswd (echo 'user:PW' | chpasswd), passwd --stdin, smbpasswd -s, sudo -S or a --password-stdin (echo PW | docker login --password-stdin); not a placeholder ($TOKEN, <token>, TOKEN) nor a secret's name: the value, or the password"},
 	pPaymentCard - numReference: {"payment_card", false,
@@ -418,7 +418,7 @@ func nameKind(name string) int {
 			return pAssignment
 		}
 	case 't':
-		if hasSuffixFold(name, "secret") {
+		if hasSuffixFold(name, "secret") || isPATName(name) {
 			return pAssignment
 		}
 	case 'n':
@@ -459,6 +459,14 @@ func nameKind(name string) int {
 		return pAssignment // DB_PASSWORT, senha (words.go)
 	}
 	return -1
+}
+
+// isPATName reports whether name, in upper case, names a personal
+// access token: PAT, or ending with _PAT, -PAT or .PAT
+// (AZURE_DEVOPS_EXT_PAT, GH_PAT). In lower case pat is as often a
+// pattern (url_pat = re.compile(...)).
+func isPATName(name string) bool {
+	return name == "PAT" || len(name) > 4 && strings.HasSuffix(name, "PAT") && isOneOf(name[len(name)-4], "_-.")
 }
 
 // isCursorName reports whether a name ending with token names a page

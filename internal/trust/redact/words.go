@@ -28,7 +28,9 @@ func passwordPhraseAt(s string, i int) match {
 	for j < len(s) && isASCIILetter(s[j]) {
 		j++
 	}
-	if w := s[i:j]; !strings.EqualFold(w, "password") && !strings.EqualFold(w, "passwd") && !strings.EqualFold(w, "passphrase") {
+	if w := s[i:j]; strings.EqualFold(w, "pwd") || strings.EqualFold(w, "pw") {
+		return abbreviationAt(s, i, j)
+	} else if !strings.EqualFold(w, "password") && !strings.EqualFold(w, "passwd") && !strings.EqualFold(w, "passphrase") {
 		return noMatch
 	}
 	k := skipBlanks(s, j)
@@ -43,6 +45,23 @@ func passwordPhraseAt(s string, i int) match {
 		}
 	case hasPrefixFold(s[k:], "for") && k+3 < len(s) && (s[k+3] == ' ' || s[k+3] == '\t'):
 		return passwordForAt(s, i, skipBlanks(s, k+3))
+	}
+	return noMatch
+}
+
+// abbreviationAt matches, after pwd or pw (the word s[i:j]), a value
+// given after a single blank with no operator ("user ops, pwd ..."):
+// quoted and not a placeholder, or bare and looking like a secret
+// (looksLikeSecret: not a path, which the shell's pwd prints, nor words
+// decorated with digits). The span is the value.
+func abbreviationAt(s string, i, j int) match {
+	if j >= len(s) || s[j] != ' ' {
+		return noMatch
+	}
+	start, end, quoted := valueAt(s, j+1, false)
+	v := s[start:end]
+	if quoted && plausibleValue(v, pAssignment, ':', true, true) || !quoted && looksLikeSecret(v) && strings.ContainsAny(v, digits) {
+		return match{p: pSpokenAssignment, at: i, start: start, end: end}
 	}
 	return noMatch
 }
