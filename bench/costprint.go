@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode/utf8"
 )
 
@@ -150,7 +151,8 @@ func printRounds(w io.Writer, h *httpCost) {
 	fmt.Fprintln(w, "server CPU of all rounds together:")
 	for _, s := range h.servers {
 		p := pooled(s.rounds)
-		fmt.Fprintf(w, "  %-10s  %6.2f s for %7d calls: %s per call\n", s.ch.key, p.srv.CPU.Seconds(), p.calls, fmtDur(p.serverCPUPerCall()))
+		fmt.Fprintf(w, "  %-10s  %6.2f s for %7d calls: %s per call, %s of it in the kernel; %.1f context switches per call\n",
+			s.ch.key, p.srv.CPU.Seconds(), p.calls, fmtDur(p.serverCPUPerCall()), fmtDur(time.Duration(p.perCall(float64(p.srv.SystemCPU)))), p.perCall(float64(p.srv.Switches)))
 	}
 	fmt.Fprintln(w)
 }
