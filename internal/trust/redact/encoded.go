@@ -60,7 +60,9 @@ func firstOf(a, b match) match {
 }
 
 // base64At finds the first run of base64 at or after from that decodes
-// to text holding a credential; the span is the run with its padding.
+// to text holding a credential, or that is a private key in base58,
+// base64 or hexadecimal (base58Key, encodedKeypair); the span is the run
+// with its padding.
 func base64At(s string, from int) match {
 	for i := from; ; {
 		start, j := runAt(s, i, encodedMinRun, &base64Any)
@@ -79,7 +81,7 @@ func base64At(s string, from int) match {
 		if ok && holdsEncodedSecret(text) {
 			return match{p: pEncoded, at: i, start: i, end: end}
 		}
-		if !ok && encodedKeypair(s[i:j], end-j) {
+		if !ok && (end == j && base58Key(s, i, j) || encodedKeypair(s[i:j], end-j)) {
 			return match{p: pKeyMaterial, at: i, start: i, end: end}
 		}
 		i = end

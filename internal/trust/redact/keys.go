@@ -32,15 +32,13 @@ const (
 	maxJWK = 8 << 10
 )
 
-// keyMaterialAt finds the first key at or after from: a WIF key or an
-// ed25519 keypair in base58 (base58KeyAt), or a keypair as an array of
-// its bytes (byteArrayKeyAt). The JWK and XML members are found by the
-// scan, at their ':' and '>' (jwkMember, rsaKeyValueMember).
+// keyMaterialAt finds the first key at or after from that is an array
+// of its bytes (byteArrayKeyAt). The JWK and XML members are found by
+// the scan, at their ':' and '>' (jwkMember, rsaKeyValueMember), and the
+// keys in base58, base64 and hexadecimal by base64At, with the other
+// runs of token characters (base58Key, encodedKeypair).
 func keyMaterialAt(s string, from int) match {
-	if len(s)-from < wifLen {
-		return noMatch // too short for any of them
-	}
-	return firstOf(base58KeyAt(s, from), byteArrayKeyAt(s, from))
+	return byteArrayKeyAt(s, from)
 }
 
 // minByteArray is the length of the shortest array of keypairLen bytes:
@@ -102,36 +100,26 @@ func base58Decode(s string) (out []byte, ok bool) {
 	return out, true
 }
 
-// base58KeyAt finds the first run of base58 at or after from that is a
-// WIF key (wifKey) or base58 of a 64-byte ed25519 keypair (keypairKey),
-// standing apart from other token characters; the span is the run.
-func base58KeyAt(s string, from int) match {
-	for i := from; ; {
-		start, end := runAt(s, i, wifLen, &base58Byte)
-		if start < 0 {
-			return noMatch
-		}
-		i = end
-		if start > 0 && tokenNeighbour(s[start-1]) || end < len(s) && tokenNeighbour(s[end]) {
-			continue // a piece of a longer token
-		}
-		run := s[start:end]
-		if wifKey(run) && (validWIF(run) || namedAsKey(s, start)) {
-			return match{p: pKeyMaterial, at: start, start: start, end: end}
-		}
-		if len(run) >= 86 && len(run) <= 88 {
-			if raw, ok := base58Decode(run); ok && len(raw) == keypairLen && (isEd25519Keypair(raw) || namedAsKey(s, start)) {
-				return match{p: pKeyMaterial, at: start, start: start, end: end}
-			}
+// base58Key reports whether s[start:end], a maximal run of base64 (of
+// either alphabet) with no padding after it, is a base58 key: a WIF key
+// (wifKey) that checks out or is named as one, or base58 of a 64-byte
+// ed25519 keypair that checks out or is named as a key. base64At, which
+// reads every such run, asks.
+func base58Key(s string, start, end int) bool {
+	run := s[start:end]
+	if n := len(run); n != wifLen && n != wifCompressedLen && (n < 86 || n > 88) {
+		return false
+	}
+	for i := 0; i < len(run); i++ {
+		if !base58Byte[run[i]] {
+			return false
 		}
 	}
-}
-
-// tokenNeighbour reports whether c, next to a run of base58, makes it a
-// piece of a longer token (base64, base64url, a word): a word byte, or
-// one of + / - =.
-func tokenNeighbour(c byte) bool {
-	return isASCIIWord(c) || c == '+' || c == '/' || c == '-' || c == '='
+	if wifKey(run) {
+		return validWIF(run) || namedAsKey(s, start)
+	}
+	raw, ok := base58Decode(run)
+	return ok && len(raw) == keypairLen && (isEd25519Keypair(raw) || namedAsKey(s, start))
 }
 
 // wifKey reports whether run has the shape of a WIF private key: 51
@@ -175,6 +163,9 @@ func isEd25519Keypair(raw []byte) bool {
 // braces, as Go and C write one) that is an ed25519 keypair or is named
 // as a key; the span is the array with its brackets.
 func byteArrayKeyAt(s string, from int) match {
+	if len(s)-from < minByteArray || strings.Count(s[from:], ",") < keypairLen-1 {
+		return noMatch // too short, or too few commas, for an array of keypairLen
+	}
 	for i := from; len(s)-i >= minByteArray; {
 		k := indexOf3(s[i:], '[', '{', '[')
 		if k < 0 {

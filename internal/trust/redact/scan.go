@@ -24,10 +24,11 @@ import (
 // candidate patterns, the leading \b is checked with Python's Unicode
 // notion of a word character, and only then is the candidate's regexp or
 // matcher run, anchored there. Benign text almost never gets that far. PEM
-// body lines, seed phrases and keys in base58 or as arrays of bytes,
+// body lines, seed phrases and keys written as arrays of their bytes,
 // which can start anywhere, are looked for by scans of their own
 // (pemBodyAt, seedPhraseAt, keyMaterialAt) of strings long enough to
-// hold one, and so are base64 (encodedAt) and pieces (joinedAt).
+// hold one, and so are base64 and keys in base58 (encodedAt) and pieces
+// (joinedAt).
 //
 // The case-insensitive patterns also accept four non-ASCII runes (U+0130,
 // U+0131, U+017F, U+212A, which Python's IGNORECASE equates with i, i, s
@@ -52,9 +53,6 @@ func containsAny(s string, enabled uint64) (found, maybeRare bool) {
 		return true, maybeRare
 	}
 	if enabled&(1<<pSeedPhrase) != 0 && seedPhraseAt(s, 0).p >= 0 {
-		return true, maybeRare
-	}
-	if enabled&(1<<pConfigValue) != 0 && tableCellAt(s, 0).p >= 0 {
 		return true, maybeRare
 	}
 	if enabled&(1<<pKeyMaterial) != 0 && keyMaterialAt(s, 0).p >= 0 {
@@ -365,6 +363,9 @@ func wordStartCandidates(t string) uint64 {
 	if len(t) > 1 && localizedHeadSet[t[0]][t[1]>>6]>>(t[1]&63)&1 != 0 {
 		m |= bit(localizedStart(t), pLocalPassword)
 	}
+	if l := (c1 | 0x20) - 'a'; l < 26 && basePairs[(t[0]|0x20)-'a']>>l&1 == 0 && (len(t) < 2 || !exactHead(t)) {
+		return m // a pair only a word for a password in another language starts (he, sa, ad, ...)
+	}
 	switch t[0] | 0x20 {
 	case 'a':
 		m |= bit(sepFold(t, "api", 'k'), pAPIKey) |
@@ -452,6 +453,15 @@ var allWordStartPairs = func() (pairs []string) {
 		}
 	}
 	return pairs
+}()
+
+// basePairs[c-'a'] has bit l-'a' set when one of wordStartPairs is c
+// and l: the pairs of the prefixes wordStartCandidates's switch tests.
+var basePairs = func() (t [26]uint32) {
+	for _, pair := range strings.Fields(wordStartPairs) {
+		t[pair[0]-'a'] |= 1 << (pair[1] - 'a')
+	}
+	return t
 }()
 
 // secondLetters[c-'a'] has bit l-'a' set when a prefix tested by

@@ -16,6 +16,9 @@ const maxTableRows = 256
 // header names a secret (tableSecretColumns), that holds a value shaped
 // like a secret (tableValue); the span is the value.
 func tableCellAt(s string, from int) match {
+	if strings.IndexByte(s[from:], '\n') < 0 {
+		return noMatch // a table has three lines at least
+	}
 	pos := from
 	if from > 0 && from < len(s) {
 		// from may be inside a table: read it from its header.
