@@ -100,6 +100,7 @@ func TestKeysInShapesOfTheirOwn(t *testing.T) {
 	checkCaught(t, wifC, wifC)
 	checkCaught(t, "testnet: "+wifT+".", wifT)
 	checkCaught(t, "bitcoin-cli importprivkey "+wifC+" \"\" false", wifC)
+	checkCaught(t, "BTC_WIF="+wifC, wifC)
 	checkCaught(t, "id: "+kp58, kp58)
 	checkCaught(t, numbers(kp, ""), numbers(kp, ""))
 	checkCaught(t, "cat out.json\n"+numbers(kp, " ")+"\n", numbers(kp, " "))
