@@ -74,8 +74,8 @@ func directiveAt(s string, i int) match {
 		return noMatch
 	}
 	j := start
-	for j < len(s) && j-start < maxValueLen && !isSpaceByte(s[j]) {
-		j++
+	for j < len(s) && j-start < maxValueLen && !isSpaceByte(s[j]) && s[j] != '`' {
+		j++ // (a backtick ends a command quoted in markdown)
 	}
 	if v := s[start:j]; !literal(v, 4) || !plain && onlyLetters(v) {
 		return noMatch

@@ -79,6 +79,7 @@ func TestPositionalPasswords(t *testing.T) {
 		"mysqladmin -u root -p status",
 		"mysqladmin -u root -p password",
 		"the mysqladmin password command changes it",
+		"docs: `mysqladmin password NEW`, then restart",
 		"openssl rsa -in k.pem -passin env:KEY_PASS -out p.pem",
 		"openssl pkcs12 -in b.p12 -passin file:/run/secrets/p12 -nodes",
 		"openssl req -passout stdin -new",
