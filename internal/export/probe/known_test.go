@@ -5,9 +5,8 @@ package probe
 // reference, docs/exporters.md, mostly its ⚠ items), "ambiguity" (the spec
 // does not settle it; the reason says which reading we keep).
 //
-// "commit" marks a difference made outside internal/export: the commit
-// path (internal/memory/commit) keys a session by its date and cwd and
-// folds an exporter's sessions that share them into one row.
+// "commit" marks a difference made outside internal/export, by the commit
+// path (internal/memory/commit), which orders sessions newest first.
 //
 // Phase 1 classified these blind (from the spec and the docs). Phase 2
 // checked every one against the reference itself (getbourdon/bourdon at
@@ -44,32 +43,26 @@ var known = map[string]knownMismatch{
 	"main/copilot: row visibility":                {deliberate, "⚠4/⚠16: rows stamped team, a row's own visibility: public honoured"},
 
 	// --- claude-code
-	"main/claude-code: entity \"Café ledger ☕\".tags":                      {deliberate, "docs: a scalar tags value is a one-item list (reference ignores it)"},
-	"main/claude-code: entity \"Deploy\"":                                  {deliberate, "⚠6: CRLF front matter is read, so the note is named by its front matter"},
-	"main/claude-code: entity \"Deploy checklist\"":                        {deliberate, "⚠6: CRLF front matter is read (reference sees none)"},
-	"main/claude-code: entity \"malformed_fm\".summary":                    {deliberate, "⚠6: malformed front matter is dropped, not leaked into the summary"},
-	"main/claude-code: entity \"Oldtool\".valid_to":                        {deliberate, "⚠5: valid_to kept (reference computes then drops it)"},
-	"alt/claude-code: entity \"Atlas\".valid_to":                           {deliberate, "⚠5: valid_to kept"},
-	"main/claude-code: entity \"Staging access\".summary":                  {deliberate, "⚠7: the runner's broad battery redacts the ghp_ token and password (reference: verbatim)"},
-	"main/claude-code: entity \"Stray note\"":                              {ambiguity, "we read every projects/*/memory directory (⚠3 [P]); the reference reads one, and only one with a MEMORY.md"},
-	"main/claude-code: entity order":                                       {deliberate, "follows from Deploy checklist and Stray note above"},
-	"main/claude-code: entity \"Kafka\".summary":                           {ambiguity, "spec wording; the reference takes observations[:2] and drops non-strings, as we do"},
-	"main/claude-code: session \"LOG/2026-11-06.md\"":                      {commitPath, "two log files of one day (no cwd) are one library row; the reference writes two"},
-	"main/claude-code: session \"LOG/2026-11-06-laptop.md\".key_actions":   {commitPath, "same-day logs folded into one row, lists joined"},
-	"main/claude-code: session \"LOG/2026-11-06-laptop.md\".files_touched": {commitPath, "same-day logs folded into one row, lists joined"},
+	"main/claude-code: entity \"Café ledger ☕\".tags":     {deliberate, "docs: a scalar tags value is a one-item list (reference ignores it)"},
+	"main/claude-code: entity \"Deploy\"":                 {deliberate, "⚠6: CRLF front matter is read, so the note is named by its front matter"},
+	"main/claude-code: entity \"Deploy checklist\"":       {deliberate, "⚠6: CRLF front matter is read (reference sees none)"},
+	"main/claude-code: entity \"malformed_fm\".summary":   {deliberate, "⚠6: malformed front matter is dropped, not leaked into the summary"},
+	"main/claude-code: entity \"Oldtool\".valid_to":       {deliberate, "⚠5: valid_to kept (reference computes then drops it)"},
+	"alt/claude-code: entity \"Atlas\".valid_to":          {deliberate, "⚠5: valid_to kept"},
+	"main/claude-code: entity \"Staging access\".summary": {deliberate, "⚠7: the runner's broad battery redacts the ghp_ token and password (reference: verbatim)"},
+	"main/claude-code: entity \"Stray note\"":             {ambiguity, "we read every projects/*/memory directory (⚠3 [P]); the reference reads one, and only one with a MEMORY.md"},
+	"main/claude-code: entity order":                      {deliberate, "follows from Deploy checklist and Stray note above"},
+	"main/claude-code: entity \"Kafka\".summary":          {ambiguity, "spec wording; the reference takes observations[:2] and drops non-strings, as we do"},
 
 	// --- codex
-	"main/codex: session \"Add idempotency keys to refunds\"":                {commitPath, "(phase 2 case) two threads of one day in one cwd are one library row; the reference writes two"},
-	"main/codex: session \"Review the refund idempotency PR\".key_actions":   {commitPath, "(phase 2 case) the folded row joins both threads' actions"},
-	"main/codex: session \"Review the refund idempotency PR\".files_touched": {commitPath, "(phase 2 case) the folded row joins both threads' files"},
-	"main/codex: entity \"short commit messages preference\"":                {ambiguity, "the spec omits the generic-word list; the reference's has 'commit', as ours"},
-	"main/codex: entity \"short messages preference\"":                       {ambiguity, "the spec omits the generic-word list; the reference's has 'commit', as ours"},
-	"main/codex: entity order":                                               {ambiguity, "follows from the preference name above (the reference's order is ours)"},
-	"alt/codex: entity \"Codex session 2026-11-12\"":                         {deliberate, "⚠8: rollouts the index does not name are read"},
-	"alt/codex: session \"Codex session 2026-11-12\"":                        {deliberate, "⚠8: rollouts the index does not name are read"},
-	"alt/codex: entity \"Draft ledger schema\"":                              {deliberate, "⚠8: a renamed thread is one topic, with its latest name"},
-	"alt/codex: session \"Draft ledger schema\"":                             {deliberate, "⚠8: a renamed thread is one session, with its latest name"},
-	"alt/codex: entity order":                                                {deliberate, "follows from ⚠8 above"},
+	"main/codex: entity \"short commit messages preference\"": {ambiguity, "the spec omits the generic-word list; the reference's has 'commit', as ours"},
+	"main/codex: entity \"short messages preference\"":        {ambiguity, "the spec omits the generic-word list; the reference's has 'commit', as ours"},
+	"main/codex: entity order":                                {ambiguity, "follows from the preference name above (the reference's order is ours)"},
+	"alt/codex: entity \"Codex session 2026-11-12\"":          {deliberate, "⚠8: rollouts the index does not name are read"},
+	"alt/codex: session \"Codex session 2026-11-12\"":         {deliberate, "⚠8: rollouts the index does not name are read"},
+	"alt/codex: entity \"Draft ledger schema\"":               {deliberate, "⚠8: a renamed thread is one topic, with its latest name"},
+	"alt/codex: session \"Draft ledger schema\"":              {deliberate, "⚠8: a renamed thread is one session, with its latest name"},
+	"alt/codex: entity order":                                 {deliberate, "follows from ⚠8 above"},
 
 	// --- codex-automations
 	"main/codex-automations: entity \"Nightly triage\"": {ambiguity, "the spec does not say; the reference names it by the id (nightly-triage), as we do"},

@@ -19,7 +19,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -350,15 +349,6 @@ func (r *run) one(ctx context.Context, e export.Exporter) (res Result) {
 		return res
 	}
 
-	for _, f := range folds {
-		if n, sharing, kept := foldRows(doc, f); sharing > 0 {
-			res.WarningsTotal++
-			if len(res.Warnings) < MaxWarnings {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d %s share %s with another: the library keeps "+f.what,
-					sharing, n, f.rows, f.shared, kept))
-			}
-		}
-	}
 	er, err := r.writer.Export(ctx, commit.ExportRequest{AgentID: id, Document: doc, DryRun: r.opts.DryRun})
 	if err != nil {
 		return fail("%v", err)
@@ -429,126 +419,6 @@ func FilterAccess(doc *yaml11.Map, level visibility.Level) int {
 		}
 	}
 	return n
-}
-
-// sessionKey and entityKey are the commit path's keys of a row
-// (internal/memory/commit): a session's date and cwd, each as Python's
-// str() of a truthy value, else ""; an entity's trimmed, lower-cased name.
-func sessionKey(row *yaml11.Map) string {
-	str := func(v any) string {
-		if !yaml11.Truthy(v) {
-			return ""
-		}
-		return yaml11.Str(v)
-	}
-	return str(row.Value("date")) + "\x00" + str(row.Value("cwd"))
-}
-
-func entityKey(row *yaml11.Map) string {
-	s, _ := row.Value("name").(string)
-	return strings.ToLower(strings.TrimSpace(s))
-}
-
-// A fold says how the rows of one list that share the commit path's key
-// become one row.
-type fold struct {
-	list, rows, shared, what string
-	key                      func(*yaml11.Map) string
-	lists                    map[string]int // list fields, unioned, with their schema bound (0: none)
-	newest                   string         // a date field that keeps its newest value
-}
-
-// folds are the two lists exporters write.
-var folds = []fold{
-	{list: l5.KeyEntities, rows: "entities", shared: "their name (ignoring case)", what: "one entity per name, so it writes %d, merged",
-		key: entityKey, lists: map[string]int{"aliases": export.MaxAliases, "tags": 0}, newest: "last_touched"},
-	{list: l5.KeySessions, rows: "sessions", shared: "their date and cwd", what: "one session per date and cwd, so it writes %d, their key actions and files joined",
-		key: sessionKey, lists: map[string]int{"project_focus": 0, "key_actions": export.MaxKeyActions, "files_touched": export.MaxFiles}},
-}
-
-// foldRows folds the rows of one list of an export's document that share
-// the commit path's key, and returns how many rows the list held, how many
-// of them shared their key with another, and how many are left.
-//
-// The commit path keys an entity by its name and a session by its date and
-// cwd and folds rows that share a key (the reference's export writes each:
-// Codex keys its entities by type and name, so a concept and a project may
-// share a name, and any exporter can have two sessions of one day in one
-// directory). Its merge lets the later row's fields win and joins lists
-// without bounds, so twelve sessions of one day would become one row with
-// more key actions than the schema allows, and a project would become the
-// topic of the same name. Folded here first, the first row (exporters list
-// their rows in priority order) keeps its fields, a later one fills those
-// it lacks, last_touched keeps the newest date, visibility the stricter
-// level, lists are joined and cut at the schema's bounds; the commit path
-// then has nothing left to fold.
-func foldRows(doc *yaml11.Map, f fold) (n, sharing, kept int) {
-	list, ok := doc.Value(f.list).([]any)
-	if !ok {
-		return 0, 0, 0
-	}
-	first := map[string]*yaml11.Map{}
-	count := map[string]int{}
-	out := make([]any, 0, len(list))
-	for _, r := range list {
-		row, isRow := r.(*yaml11.Map)
-		if !isRow {
-			out = append(out, r)
-			continue
-		}
-		n++
-		k := f.key(row)
-		count[k]++
-		target, seen := first[k]
-		if !seen {
-			first[k] = row
-			out = append(out, row)
-			continue
-		}
-		for _, e := range row.Entries() {
-			cur, has := target.Get(e.Key)
-			switch _, isList := f.lists[e.Key]; {
-			case isList:
-				target.Set(e.Key, joinList(cur, e.Value, f.lists[e.Key]))
-			case e.Key == "visibility":
-				if visibility.OfRow(e.Value, visibility.Public) > visibility.OfRow(cur, visibility.Public) {
-					target.Set(e.Key, e.Value)
-				}
-			case e.Key == f.newest && has && cur != nil:
-				if yaml11.Str(e.Value) > yaml11.Str(cur) {
-					target.Set(e.Key, e.Value)
-				}
-			case !has || cur == nil || cur == "":
-				target.Set(e.Key, e.Value)
-			}
-		}
-	}
-	for _, c := range count {
-		if c > 1 {
-			sharing += c
-		}
-	}
-	if sharing > 0 {
-		doc.Set(f.list, out)
-	}
-	return n, sharing, len(count)
-}
-
-// joinList appends to a list the items of another it does not hold yet,
-// up to max items (0: no bound).
-func joinList(cur, more any, max int) []any {
-	out, _ := cur.([]any)
-	out = append([]any(nil), out...)
-	add, _ := more.([]any)
-	for _, item := range add {
-		if max > 0 && len(out) >= max {
-			break
-		}
-		if !slices.ContainsFunc(out, func(x any) bool { return yaml11.Str(x) == yaml11.Str(item) }) {
-			out = append(out, item)
-		}
-	}
-	return out
 }
 
 func rowsOf(doc *yaml11.Map, key string) []any {

@@ -28,8 +28,10 @@ import (
 // trimmed, lower-cased name; sessions by date and cwd; notes by date and
 // text). On export:
 //
-//   - a row whose key the exporter produces now is replaced by the
-//     exporter's version (a second row with that key is dropped);
+//   - the rows under a key the exporter produces now are replaced by the
+//     exporter's rows under that key, as many as it wrote: its rows are
+//     never folded into each other (two threads of one day in one
+//     directory are two sessions, as the reference's export writes them);
 //   - a row whose key it produced last time but not now is removed;
 //   - every other row (committed over MCP, promoted from staging, written
 //     by hand) is kept as it is, after the exporter's rows.
@@ -75,8 +77,9 @@ func ExporterProvenance(id string) Provenance {
 type ExportResult struct {
 	AgentID string `json:"agent_id"`
 	Path    string `json:"path"`
-	// Entities and Sessions count the exporter's rows, after its own
-	// duplicates are folded.
+	// Entities and Sessions count the exporter's rows. The added,
+	// updated and removed counters count keys: rows that share one (two
+	// sessions of a day in one directory) count once.
 	Entities        int `json:"entities"`
 	Sessions        int `json:"sessions"`
 	EntitiesAdded   int `json:"entities_added"`
@@ -209,7 +212,7 @@ func (w *Writer) exportIn(r exportReads, tx store.Tx, req ExportRequest, header 
 	now := w.Now().UTC()
 	m, c, produced := exportManifest(header, rows, before, owned, isoNow(now))
 	res := ExportResult{AgentID: id, Path: w.ManifestPath(id), Digest: Digest(m), Changes: c.describe()}
-	res.Entities, res.Sessions = len(produced[entityRows]), len(produced[sessionRows])
+	res.Entities, res.Sessions = len(rows[entityRows]), len(rows[sessionRows])
 	ce, cs := c[entityRows], c[sessionRows]
 	res.EntitiesAdded, res.EntitiesUpdated, res.EntitiesRemoved = len(ce.added), len(ce.updated), len(ce.removed)
 	res.SessionsAdded, res.SessionsUpdated, res.SessionsRemoved = len(cs.added), len(cs.updated), len(cs.removed)
@@ -313,18 +316,22 @@ func exportManifest(header *yaml11.Map, rows perKind[[]*yaml11.Map], before *yam
 	var produced perKind[[]string]
 	var lists perKind[[]any]
 	for i, kind := range rowKinds {
-		// The commit path's merge folds the exporter's own duplicates.
-		fresh := yaml11.NewMap(1)
-		kind.merge(fresh, rows[i])
-		mine := listOf(fresh, kind.key)
-		byKey := make(map[string]*yaml11.Map, len(mine))
-		for _, r := range mine {
-			k := kind.dedupe(r.(*yaml11.Map))
-			byKey[k] = r.(*yaml11.Map)
-			produced[i] = append(produced[i], k)
+		// The exporter's rows are written as it listed them, each in
+		// the form a commit gives a new row: rows that share a key (two
+		// threads of one day in one directory) stay apart, as the
+		// reference's export writes them.
+		byKey := map[string][]any{}
+		list := make([]any, 0, len(rows[i]))
+		for _, r := range rows[i] {
+			row := kind.newRow(r)
+			k := kind.dedupe(row)
+			if byKey[k] == nil {
+				produced[i] = append(produced[i], k)
+			}
+			byKey[k] = append(byKey[k], row)
+			list = append(list, row)
 		}
-		list := slices.Clone(mine)
-		seen := map[string]bool{}
+		stored := map[string][]any{} // the stored rows the exporter's replace, by key
 		for _, r := range listOf(before, kind.key) {
 			row, isRow := r.(*yaml11.Map)
 			k := ""
@@ -335,22 +342,22 @@ func exportManifest(header *yaml11.Map, rows perKind[[]*yaml11.Map], before *yam
 			case !isRow || (k == "" && kind.key != l5.KeySessions):
 				list = append(list, r) // a row without a key is nobody's
 			case byKey[k] != nil:
-				if !seen[k] && !sameRow(kind.key, row, byKey[k]) {
-					c[i].updated = append(c[i].updated, k)
-				}
-				seen[k] = true
+				stored[k] = append(stored[k], row)
 			case owned[i][k]:
-				if !seen[k] {
+				if stored[k] == nil {
 					c[i].removed = append(c[i].removed, k)
 				}
-				seen[k] = true
+				stored[k] = append(stored[k], row)
 			default:
 				list = append(list, r)
 			}
 		}
 		for _, k := range produced[i] {
-			if !seen[k] {
+			switch {
+			case stored[k] == nil:
 				c[i].added = append(c[i].added, k)
+			case !sameRows(kind.key, stored[k], byKey[k]):
+				c[i].updated = append(c[i].updated, k)
 			}
 		}
 		lists[i] = list
@@ -378,13 +385,13 @@ func exportManifest(header *yaml11.Map, rows perKind[[]*yaml11.Map], before *yam
 	return m, c, produced
 }
 
-// sameRow reports whether two rows of the list key have the same
-// canonical form (l5.Canonical: the form digests compare), so that a
+// sameRows reports whether two lists of rows of the list key have the
+// same canonical form (l5.Canonical: the form digests compare), so that a
 // stored "tags: []" equals an exporter's row without tags.
-func sameRow(key string, a, b *yaml11.Map) bool {
-	canon := func(r *yaml11.Map) any {
+func sameRows(key string, a, b []any) bool {
+	canon := func(rows []any) any {
 		doc := yaml11.NewMap(1)
-		doc.Set(key, []any{r})
+		doc.Set(key, rows)
 		return l5.Canonical(doc).Value(key)
 	}
 	return equal(canon(a), canon(b))

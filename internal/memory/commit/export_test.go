@@ -472,3 +472,54 @@ func TestExportAndMCPCommitsConcurrently(t *testing.T) {
 		t.Errorf("%d changes, %d versions", len(changes), len(versions))
 	}
 }
+
+// TestExportKeepsTheExportersRowsThatShareAKey checks that an exporter's
+// rows are written as it listed them, as the reference's export writes
+// them: two threads of one day in one directory are two sessions, and a
+// project and a concept of one name two entities. The next export
+// replaces them as a group, and only a real change counts as an update.
+func TestExportKeepsTheExportersRowsThatShareAKey(t *testing.T) {
+	w := newWriter(t)
+	sessions := []export.Session{
+		{Date: "2026-11-06", Cwd: "/src/app", KeyActions: []string{"first thread"}, Visibility: "team"},
+		{Date: "2026-11-06", Cwd: "/src/app", KeyActions: []string{"second thread"}, Visibility: "team"},
+		{Date: "2026-11-05", Cwd: "/src/app", KeyActions: []string{"the day before"}, Visibility: "team"},
+	}
+	entities := append(ents("Continuo"), export.Entity{Name: "continuo", Type: "concept", Summary: "the idea", Visibility: "team"})
+	res := doExport(t, w, exported(entities, sessions))
+	if res.Sessions != 3 || res.TotalSessions != 3 || res.SessionsAdded != 2 || res.Entities != 2 || res.TotalEntities != 2 || res.EntitiesAdded != 1 {
+		t.Fatalf("first export: %+v", res)
+	}
+	m := load(t, w, "exp")
+	var actions []string
+	for _, s := range m.Sessions {
+		actions = append(actions, s.KeyActions...)
+	}
+	if want := []string{"first thread", "second thread", "the day before"}; !slices.Equal(actions, want) {
+		t.Errorf("sessions' actions: %v, want %v (each row apart, newest day first, the exporter's order within a day)", actions, want)
+	}
+	if got := entityNames(t, w); !slices.Equal(got, []string{"Continuo", "continuo"}) {
+		t.Errorf("entities: %v", got)
+	}
+
+	if res := doExport(t, w, exported(entities, sessions)); !res.NoOp {
+		t.Errorf("the same export again: %+v", res)
+	}
+
+	// One thread of the day changed: one key updated, both rows the
+	// exporter's new ones; a row committed over MCP under that key is
+	// the exporter's too and goes.
+	commit(t, w, Request{AgentID: "exp", Sessions: []any{map[string]any{"date": "2026-11-06", "cwd": "/src/app", "key_actions": []any{"over MCP"}}}})
+	sessions[1].KeyActions = []string{"second thread, longer"}
+	res = doExport(t, w, exported(entities, sessions))
+	if res.SessionsUpdated != 1 || res.SessionsAdded != 0 || res.TotalSessions != 3 {
+		t.Errorf("export after a change: %+v", res)
+	}
+	actions = actions[:0]
+	for _, s := range load(t, w, "exp").Sessions {
+		actions = append(actions, s.KeyActions...)
+	}
+	if want := []string{"first thread", "second thread, longer", "the day before"}; !slices.Equal(actions, want) {
+		t.Errorf("sessions' actions: %v, want %v", actions, want)
+	}
+}
