@@ -35,20 +35,38 @@ func commandWordAt(s string, i int) match {
 	return noMatch
 }
 
+// argList holds the bounds of a command's arguments, maxArgs at most
+// (by value, so that reading a command allocates nothing).
+type argList struct {
+	a [maxArgs][2]int
+	n int
+}
+
+// list returns the arguments read.
+func (a *argList) list() [][2]int { return a.a[:a.n] }
+
+// add appends an argument's bounds, when there is room.
+func (a *argList) add(b [2]int) {
+	if a.n < maxArgs {
+		a.a[a.n] = b
+		a.n++
+	}
+}
+
 // commandArgs returns the bounds of the arguments that follow a command's
 // name ending at s[k], up to the end of the command (a line break or a
 // command separator), maxArgs at most; quotes are taken off.
-func commandArgs(s string, k int) (args [][2]int) {
-	for len(args) < maxArgs {
+func commandArgs(s string, k int) (out argList) {
+	for out.n < maxArgs {
 		k = skipBlanks(s, k)
 		if k >= len(s) || isOneOf(s[k], "\r\n&|;`)<>") {
 			break
 		}
 		start, end, next := shellArg(s, k)
-		args = append(args, [2]int{start, end})
+		out.add([2]int{start, end})
 		k = next
 	}
-	return args
+	return out
 }
 
 // shellArg reads the argument at s[k]: in ' or " quotes up to the
@@ -81,9 +99,10 @@ func givenPassword(v string) bool {
 // (no file) USER PASSWORD. -C and -r take a number. The span is the
 // password.
 func htpasswdAt(s string, k int) match {
-	args := commandArgs(s, k)
+	all := commandArgs(s, k)
+	args := all.list()
 	batch, noFile := false, false
-	var pos [][2]int
+	var pos argList
 	for n := 0; n < len(args); n++ {
 		a := s[args[n][0]:args[n][1]]
 		if len(a) > 1 && a[0] == '-' {
@@ -94,16 +113,16 @@ func htpasswdAt(s string, k int) match {
 			}
 			continue
 		}
-		pos = append(pos, args[n])
+		pos.add(args[n])
 	}
 	want := 2
 	if noFile {
 		want = 1
 	}
-	if !batch || len(pos) <= want {
+	if !batch || pos.n <= want {
 		return noMatch
 	}
-	a := pos[want]
+	a := pos.a[want]
 	if !givenPassword(s[a[0]:a[1]]) {
 		return noMatch
 	}
@@ -119,8 +138,9 @@ var rabbitmqUserCommands = [...]string{"add_user", "change_password", "authentic
 // argument after the user's name (options, and the node after -n, aside).
 // The span is the password.
 func rabbitmqctlAt(s string, k int) match {
-	args := commandArgs(s, k)
-	var pos [][2]int
+	all := commandArgs(s, k)
+	args := all.list()
+	var found argList
 	for n := 0; n < len(args); n++ {
 		a := s[args[n][0]:args[n][1]]
 		if strings.HasPrefix(a, "-") {
@@ -129,8 +149,9 @@ func rabbitmqctlAt(s string, k int) match {
 			}
 			continue
 		}
-		pos = append(pos, args[n])
+		found.add(args[n])
 	}
+	pos := found.list()
 	for n := 0; n+2 < len(pos); n++ {
 		cmd := s[pos[n][0]:pos[n][1]]
 		for _, c := range rabbitmqUserCommands {
@@ -153,7 +174,8 @@ func rabbitmqctlAt(s string, k int) match {
 // alone (operating system authentication) and @script are no password.
 // The span is the password.
 func sqlplusAt(s string, k int) match {
-	for _, a := range commandArgs(s, k) {
+	all := commandArgs(s, k)
+	for _, a := range all.list() {
 		v := s[a[0]:a[1]]
 		if strings.HasPrefix(v, "-") {
 			continue
@@ -195,19 +217,6 @@ func isOracleName(v string) bool {
 // The echo stands before the '|' in front of the command (sudo aside);
 // the span is the password.
 func echoedAt(s string, i int, w string, e int) match {
-	if w == "passwd" || w == "smbpasswd" {
-		flag := "--stdin"
-		if w == "smbpasswd" {
-			flag = "-s"
-		}
-		found := false
-		for _, a := range commandArgs(s, e) {
-			found = found || s[a[0]:a[1]] == flag
-		}
-		if !found {
-			return noMatch
-		}
-	}
 	// The pipe before the command.
 	k := i
 	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
@@ -219,6 +228,20 @@ func echoedAt(s string, i int, w string, e int) match {
 	}
 	if k == 0 || s[k-1] != '|' || k >= 2 && s[k-2] == '|' {
 		return noMatch
+	}
+	if w == "passwd" || w == "smbpasswd" {
+		flag := "--stdin"
+		if w == "smbpasswd" {
+			flag = "-s"
+		}
+		found := false
+		all := commandArgs(s, e)
+		for _, a := range all.list() {
+			found = found || s[a[0]:a[1]] == flag
+		}
+		if !found {
+			return noMatch
+		}
 	}
 	return echoBefore(s, k-1, w == "chpasswd", i)
 }
@@ -259,7 +282,8 @@ func echoBefore(s string, pipe int, pair bool, at int) match {
 	if echo < 0 {
 		return noMatch
 	}
-	for _, a := range commandArgs(line, echo+strings.IndexByte(line[echo:], ' ')) {
+	all := commandArgs(line, echo+strings.IndexByte(line[echo:], ' '))
+	for _, a := range all.list() {
 		v := line[a[0]:a[1]]
 		if strings.HasPrefix(v, "-") {
 			continue // echo -e, -n

@@ -54,8 +54,9 @@ func tableCellAt(s string, from int) match {
 			if strings.IndexByte(row, '|') < 0 {
 				break
 			}
-			for c, cell := range tableCells(row) {
-				if c < 64 && cols&(1<<c) != 0 && rs+cell[0] >= from {
+			cells, n := tableCells(row)
+			for c, cell := range cells[:n] {
+				if cols&(1<<c) != 0 && rs+cell[0] >= from {
 					start, end := trimCell(row, cell)
 					if tableValue(row[start:end]) {
 						return match{p: pConfigValue, at: rs + start, start: rs + start, end: rs + end}
@@ -109,25 +110,33 @@ func separatorRow(line string) bool {
 	return true
 }
 
-// tableCells returns the bounds of the cells of a table row, in row:
-// the text between two '|' (the row's outer pipes are optional).
-func tableCells(row string) (cells [][2]int) {
+// maxTableCols bounds the cells of a row that are read (a column set is
+// a 64-bit word).
+const maxTableCols = 64
+
+// tableCells returns the bounds of the cells of a table row, in row: the
+// text between two '|' (the row's outer pipes are optional), the first
+// maxTableCols of them, and how many there are (by value: reading a
+// table allocates nothing).
+func tableCells(row string) (cells [maxTableCols][2]int, n int) {
 	start := 0
 	if t := strings.TrimLeft(row, " \t"); strings.HasPrefix(t, "|") {
 		start = len(row) - len(t) + 1
 	}
-	for start <= len(row) {
-		n := strings.IndexByte(row[start:], '|')
-		if n < 0 {
+	for start <= len(row) && n < maxTableCols {
+		k := strings.IndexByte(row[start:], '|')
+		if k < 0 {
 			if strings.TrimSpace(row[start:]) != "" {
-				cells = append(cells, [2]int{start, len(row)})
+				cells[n] = [2]int{start, len(row)}
+				n++
 			}
 			break
 		}
-		cells = append(cells, [2]int{start, start + n})
-		start += n + 1
+		cells[n] = [2]int{start, start + k}
+		n++
+		start += k + 1
 	}
-	return cells
+	return cells, n
 }
 
 // trimCell returns the bounds of a cell's text without the blanks and
@@ -143,16 +152,18 @@ func trimCell(row string, cell [2]int) (start, end int) {
 	return start, end
 }
 
-// tableSecretColumns returns the set of the columns (the first 64) of a
+// tableSecretColumns returns the set of the columns (the first
+// maxTableCols) of a
 // header row whose header names a secret, read as one word (Password,
 // API Key, DB password, Token), by their bit.
 func tableSecretColumns(header string) (cols uint64) {
 	if strings.IndexByte(header, '|') < 0 {
 		return 0
 	}
-	for c, cell := range tableCells(header) {
+	cells, n := tableCells(header)
+	for c, cell := range cells[:n] {
 		start, end := trimCell(header, cell)
-		if c >= 64 || end-start > maxNameLen {
+		if end-start > maxNameLen {
 			continue
 		}
 		var joined [maxNameLen]byte
