@@ -11,6 +11,8 @@ package probe
 // {{HOME}} is the temporary HOME; HOST is the machine's host name.
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -546,7 +548,7 @@ func emptyScenario() scenario {
 		Name: "empty",
 		Check: func(c *comparer, res *runResult) {
 			var exp, got []string
-			for _, id := range sortedKeys(want) {
+			for _, id := range slices.Sorted(maps.Keys(want)) {
 				exp = append(exp, id+"="+want[id])
 				st := res.rows[id].Status
 				if st == "ok" {
@@ -557,24 +559,9 @@ func emptyScenario() scenario {
 				}
 				got = append(got, id+"="+st)
 			}
-			if !eqList(exp, got) {
+			if !slices.Equal(exp, got) {
 				c.add("statuses on an empty HOME", strings.Join(exp, " "), strings.Join(got, " "))
 			}
 		},
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -300,18 +301,6 @@ func showS(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-func eqList(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func (c *comparer) field(what, skip, name string, expected, got string) {
 	if skips(skip, name) {
 		return
@@ -336,7 +325,7 @@ func (c *comparer) list(what, skip, name string, expected, got []string) {
 		}
 		expected = e
 	}
-	if !eqList(expected, got) {
+	if !slices.Equal(expected, got) {
 		c.add(what+"."+name, show(expected), show(got))
 	}
 }
@@ -492,7 +481,7 @@ func compareAgent(c *comparer, res *runResult, a agentExp) {
 				want = append(want, e.Name)
 			}
 		}
-		if !eqList(dedupe(want), dedupe(present)) {
+		if !slices.Equal(dedupe(want), dedupe(present)) {
 			c.add("entity order", show(dedupe(want)), show(dedupe(present)))
 		}
 	}

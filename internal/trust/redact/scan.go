@@ -695,3 +695,13 @@ func hasFoldRune(s string) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// hasLetterAndDigit reports whether v holds an ASCII letter and a digit.
+func hasLetterAndDigit(v string) bool {
+	letter, digit := false, false
+	for i := 0; i < len(v) && !(letter && digit); i++ {
+		letter = letter || isASCIILetter(v[i])
+		digit = digit || isDigit(v[i])
+	}
+	return letter && digit
+}

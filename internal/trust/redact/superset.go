@@ -569,31 +569,8 @@ func spokenAssignmentAt(s string, i int) match {
 		}
 		return noMatch
 	}
-	// The value.
-	j = skipBlanks(s, j)
-	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
-		start := j + 1
-		window := s[start:min(len(s), start+maxValueLen)]
-		n := strings.IndexByte(window, s[j])
-		if n < 0 || !plausibleValue(window[:n], pAssignment, ':', true, true) {
-			return noMatch
-		}
-		return match{p: pSpokenAssignment, at: i, start: start, end: start + n}
-	}
-	start, stop := j, j
-	for stop < len(s) && stop-start < maxValueLen && !endsValue(s[stop], false) {
-		stop++
-	}
-	for stop > start && (s[stop-1] == '.' || s[stop-1] == ',' || s[stop-1] == ':') {
-		stop--
-	}
-	v := s[start:stop]
-	letter, digit := false, false
-	for n := 0; n < len(v); n++ {
-		letter = letter || isASCIILetter(v[n])
-		digit = digit || v[n] >= '0' && v[n] <= '9'
-	}
-	if len(v) < 8 || !letter || !digit || isPlaceholder(v) {
+	start, stop, ok := spokenValue(s, skipBlanks(s, j), false)
+	if !ok {
 		return noMatch
 	}
 	return match{p: pSpokenAssignment, at: i, start: start, end: stop}

@@ -189,10 +189,5 @@ func tableValue(v string) bool {
 		strings.Contains(v, "://") || v[0] == '/' || v[0] == '~' || v[0] == '.' {
 		return false
 	}
-	letter, digit := false, false
-	for i := 0; i < len(v); i++ {
-		letter = letter || isASCIILetter(v[i])
-		digit = digit || isDigit(v[i])
-	}
-	return letter && digit
+	return hasLetterAndDigit(v)
 }

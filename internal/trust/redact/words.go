@@ -174,12 +174,7 @@ func windowValue(s string, j int, asciiOnly bool) (start, end int, ok bool) {
 	if quoted {
 		return start, end, plausibleValue(v, pAssignment, ':', true, true)
 	}
-	letter, digit := false, false
-	for n := 0; n < len(v); n++ {
-		letter = letter || isASCIILetter(v[n])
-		digit = digit || isDigit(v[n])
-	}
-	return start, end, letter && digit && secretShaped(v)
+	return start, end, hasLetterAndDigit(v) && secretShaped(v)
 }
 
 // valueAt reads the value that starts at s[j]: in quotes (ASCII ones, or
@@ -229,12 +224,7 @@ func spokenValue(s string, j int, asciiOnly bool) (start, end int, ok bool) {
 	if quoted {
 		return start, end, plausibleValue(v, pAssignment, ':', true, true)
 	}
-	letter, digit := false, false
-	for n := 0; n < len(v); n++ {
-		letter = letter || isASCIILetter(v[n])
-		digit = digit || isDigit(v[n])
-	}
-	return start, end, len(v) >= 8 && letter && digit && !isPlaceholder(v)
+	return start, end, len(v) >= 8 && hasLetterAndDigit(v) && !isPlaceholder(v)
 }
 
 // passwordWord is the word for a password in a language: its forms
