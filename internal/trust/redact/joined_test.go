@@ -128,3 +128,51 @@ func TestIndexOf3(t *testing.T) {
 		}
 	}
 }
+
+// TestBasicAuthPairs: a user and password pair of literals handed to an
+// HTTP client as its basic-auth credentials loses its password; pairs
+// that are no such credentials, and passwords that are no literal value,
+// are left alone.
+func TestBasicAuthPairs(t *testing.T) {
+	pw := "Xy7-kkQ2-pLm9!"
+	for name, text := range map[string]string{
+		"requests tuple":    `r = requests.get(url, auth=("admin", "` + pw + `"), timeout=10)`,
+		"httpx, no blanks":  `httpx.get(url, auth=('admin','` + pw + `'))`,
+		"spaced =":          `session.auth = ("ci", "` + pw + `")`,
+		"dict key auth":     `kwargs = {"auth": ("ci", "` + pw + `")}`,
+		"HTTPBasicAuth":     `auth = HTTPBasicAuth('user', '` + pw + `')`,
+		"HTTPDigestAuth":    `auth = HTTPDigestAuth("user", "` + pw + `")`,
+		"aiohttp.BasicAuth": `auth = aiohttp.BasicAuth('user', '` + pw + `')`,
+		"Go SetBasicAuth":   `req.SetBasicAuth("svc", "` + pw + `")`,
+		"short password":    `requests.get(u, auth=("admin", "hunter2"))`,
+	} {
+		if !Flagged(text) {
+			t.Errorf("%s: %q is not flagged", name, text)
+		}
+		want := strings.Replace(text, pw, Sentinel, 1)
+		if name == "short password" {
+			want = strings.Replace(text, "hunter2", Sentinel, 1)
+		}
+		if got := Span(text); got != want {
+			t.Errorf("%s: Span(%q) = %q, want %q", name, text, got, want)
+		}
+	}
+	for _, text := range []string{
+		`requests.get(url, auth=(user, password))`,
+		`requests.get(url, auth=("admin", os.environ["PW"]))`,
+		`requests.get(url, auth=("admin", "<password>"))`,
+		`requests.get(url, auth=("admin", "PASSWORD"))`,
+		`requests.get(url, auth=("admin", "${PW}"))`,
+		`requests.get(url, auth=("admin", ""))`,
+		`requests.get(url, auth=("admin", "****"))`,
+		`oauth=("client", "Xy7kkQ2pLm9")`,
+		`headers=("Accept", "application/json")`,
+		`print("user", "Xy7kkQ2pLm9")`,
+		`auth=("a", "b", "c")`,
+		`HTTPBasicAuth("user", "two words here")`,
+	} {
+		if got := Span(text); got != text {
+			t.Errorf("Span(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}

@@ -21,7 +21,12 @@ import (
 //     the value);
 //   - a literal after SQL's IDENTIFIED BY or the word PASSWORD: CREATE
 //     USER app IDENTIFIED BY '...', ALTER ROLE app WITH PASSWORD '...'
-//     (the span is the value).
+//     (the span is the value);
+//   - an HTTP client's basic-auth pair, two literals in parentheses
+//     after auth= or auth: (requests, httpx) or after a call named
+//     ...BasicAuth or ...DigestAuth (HTTPBasicAuth, aiohttp.BasicAuth,
+//     Go's SetBasicAuth): auth=("admin", "...") (the span is the
+//     second, the password).
 
 // strLit is one string literal: s[open] is its opening quote, s[close]
 // its closing one.
@@ -120,6 +125,9 @@ func literalsAt(s string, from int) match {
 			if m := namedArgumentAt(s, prev, cur, gap); m.p >= 0 {
 				return m
 			}
+			if m := basicAuthPairAt(s, prev, cur, gap); m.p >= 0 {
+				return m
+			}
 			chain = append(chain, cur)
 		} else {
 			if m := joinedChain(s, chain); m.p >= 0 {
@@ -182,4 +190,47 @@ func sqlPasswordAt(s string, l strLit) match {
 		}
 	}
 	return noMatch
+}
+
+// basicAuthPairAt matches a pair of literals, user and password, given
+// to an HTTP client as its basic-auth credentials: in parentheses, the
+// pair alone in them, after auth= or auth: (a Python tuple, as requests
+// and httpx take it) or after a call whose name ends with BasicAuth or
+// DigestAuth (HTTPBasicAuth('u', 'p'), aiohttp.BasicAuth('u', 'p'),
+// req.SetBasicAuth("u", "p")). The password must be a literal value
+// (plausibleValue: not a placeholder nor a name standing for one): the
+// password's span.
+func basicAuthPairAt(s string, user, pw strLit, gap string) match {
+	if strings.TrimSpace(gap) != "," || s[user.open] == '`' || s[pw.open] == '`' {
+		return noMatch
+	}
+	if k := skipBlanks(s, pw.close+1); k >= len(s) || s[k] != ')' {
+		return noMatch
+	}
+	head := strings.TrimRight(s[max(0, user.open-64):user.open], " \t")
+	if !strings.HasSuffix(head, "(") || !basicAuthCall(strings.TrimRight(head[:len(head)-1], " \t")) {
+		return noMatch
+	}
+	v := s[pw.open+1 : pw.close]
+	if strings.ContainsAny(v, " \t\n") || !plausibleValue(v, pAssignment, '=', true, false) {
+		return noMatch
+	}
+	return match{p: pAssignment, at: user.open, start: pw.open + 1, end: pw.close}
+}
+
+// basicAuthCall reports whether head, the text before a '(', ends with
+// what hands an HTTP client a basic-auth pair: auth= or auth: (the
+// keyword argument or key named auth, any case, as a word, quoted or not) or a name
+// ending with BasicAuth or DigestAuth.
+func basicAuthCall(head string) bool {
+	if n := len(head); n > 0 && (head[n-1] == '=' || head[n-1] == ':') {
+		name := strings.TrimRight(head[:n-1], " \t\"'")
+		return hasSuffixFold(name, "auth") && (len(name) == 4 || !isASCIIWord(name[len(name)-5]))
+	}
+	for _, w := range [...]string{"basicauth", "digestauth"} {
+		if hasSuffixFold(head, w) {
+			return true
+		}
+	}
+	return false
 }

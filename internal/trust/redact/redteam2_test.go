@@ -44,7 +44,6 @@ import (
 var knownMisses2 = map[string]string{
 	// A secret's name and value apart, or a name this battery does not read.
 	"hcl/tfstate-random-password": `the value's key is "result"; "random_password" is the resource's type, two keys away`,
-	"python/requests-auth-tuple":  "a (user, password) tuple names no secret",
 	"url/azure-function-code":     "code= is not a secret name",
 	"chat/pass-label-unquoted":    "PASS: unquoted is read as a label (PASS: 12 tests), as documented",
 	"words/creds-are-slash":       `"creds are admin / X": creds is not a secret name`,
