@@ -291,8 +291,11 @@ func matchAt(s string, i, p int, span bool) match {
 	case pVendorToken:
 		return vendorTokenAt(s, i)
 	case pSpokenAssignment:
-		if lowerASCII(s[i]) == 'p' {
+		switch lowerASCII(s[i]) {
+		case 'p':
 			return passwordPhraseAt(s, i)
+		case 'c', 'l':
+			return credentialPairAt(s, i)
 		}
 		return spokenAssignmentAt(s, i)
 	case pCLICredential:
@@ -383,6 +386,7 @@ func wordStartCandidates(t string) uint64 {
 			bit(strings.HasPrefix(t, "bdn_"), pBdnToken)
 	case 'c':
 		m |= bit(sepFold(t, "client", 's'), pClientSecret) |
+			bit(c1|0x20 == 'r' && credentialWordLen(t) > 0, pSpokenAssignment) |
 			bit(hasPrefixFold(t, "convertto-securestring") || c1 == 'h' && strings.HasPrefix(t, "chpasswd"), pCLICredential) |
 			bit(hasPrefixFold(t, "cookie"), pCookie)
 	case 'e':
@@ -399,7 +403,8 @@ func wordStartCandidates(t string) uint64 {
 	case 'k':
 		m |= bit(hasPrefixFold(t, "keystore"), pPrivateKeyKeyword) | stripeSK(t)
 	case 'l':
-		m |= bit(strings.HasPrefix(t, base64PEMPrefix), pBase64PEM)
+		m |= bit(strings.HasPrefix(t, base64PEMPrefix), pBase64PEM) |
+			bit(c1|0x20 == 'o' && credentialWordLen(t) > 0, pSpokenAssignment)
 	case 'n':
 		m |= bit(isDiscordHead(t), pDiscordToken) |
 			bit(strings.HasPrefix(t, "npm_"), pNPM) |
@@ -441,7 +446,7 @@ func wordStartCandidates(t string) uint64 {
 // Discord token's, whose prefixes are case-sensitive (exactHead tests
 // their first two bytes), and the words for a password in other
 // languages (words.go), whose pairs localizedPairs adds.
-const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co ey gh gi gl hf ht is ke kk ls ma ne np pa pk pr pw ra re rk se sk sm sq ss st xo ya"
+const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co cr ey gh gi gl hf ht is ke kk lo ls ma ne np pa pk pr pw ra re rk se sk sm sq ss st xo ya"
 
 // allWordStartPairs are wordStartPairs and localizedPairs, each once.
 var allWordStartPairs = func() (pairs []string) {

@@ -476,3 +476,45 @@ func TestMaskedCredentialsInProse(t *testing.T) {
 		t.Errorf("Secret of Russian prose with an ASCII word = %q", got)
 	}
 }
+
+// TestCredentialPairs: a user and password given together after a word
+// that names credentials (creds, credentials, login) lose the password;
+// prose with a slash after those words, and values that are words, stay.
+func TestCredentialPairs(t *testing.T) {
+	pw := "Xk9#pLm2QwErT7"
+	for _, text := range []string{
+		"creds are admin / " + pw + " for the staging console",
+		"credentials: admin/" + pw,
+		"Credentials = ops:" + pw,
+		"login is admin / " + pw,
+		"the creds for grafana are admin / " + pw + ".",
+		"Login: root / '" + pw + "'",
+		"logon: svc-backup@corp.local / " + pw,
+		"cred: deploy:" + pw,
+	} {
+		if !Flagged(text) {
+			t.Errorf("%q is not flagged", text)
+		}
+		if got, want := Span(text), strings.Replace(text, pw, Sentinel, 1); got != want {
+			t.Errorf("Span(%q) = %q, want %q", text, got, want)
+		}
+	}
+	for _, text := range []string{
+		"credentials are stored in Vault / rotated weekly",
+		"login is required / optional",
+		"credentials: admin/admin",
+		"login: user / <password>",
+		"creds are admin / ${ADMIN_PASSWORD}",
+		"the credentials page is /settings/keys2",
+		"login: https://acme.io/login2",
+		"login is at 10:30 / 11:45",
+		"credentials: admin/Summer2024",
+		"credential stuffing on /login: 4000 attempts / hour",
+		"logins are admin/ops/dev (see docs/v2)",
+		"crediting account / 12345678",
+	} {
+		if got := Span(text); got != text {
+			t.Errorf("Span(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}

@@ -615,3 +615,93 @@ var localizedByLast = func() (t [256][]string) {
 	}
 	return t
 }()
+
+// credentialWords are the English words that name a user and password
+// pair given together ("creds are admin / ...", "login: admin:...").
+var credentialWords = [...]string{"creds", "cred", "credentials", "credential", "logins", "login", "logon"}
+
+// credentialWordLen returns the length of the word of credentialWords t
+// starts with (any case), 0 when none: the word must end there.
+func credentialWordLen(t string) int {
+	for _, w := range credentialWords {
+		if hasPrefixFold(t, w) && (len(t) == len(w) || !isASCIIWord(t[len(w)])) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// credentialPairAt matches, at s[i:] (a word of credentialWords at a word
+// boundary), a user and password given together after the word: ':' or
+// '=' or "is" or "are" (up to maxBetweenWords words may stand before it
+// when the first of them is one of spokenConnectors: "the creds for
+// grafana are ..."), then a user name (letters, digits, ._-@), and the
+// password after '/' (blanks around it or not) or after ':' (none). The
+// password must be quoted and not a placeholder, or bare and look like a
+// secret with a digit in it (looksLikeSecret: not "login is required /
+// optional", not "credentials are stored in Vault / rotated weekly").
+// The span is the password.
+func credentialPairAt(s string, i int) match {
+	j := i + credentialWordLen(s[i:])
+	if j == i {
+		return noMatch
+	}
+	j, ok := credentialOperator(s, j)
+	if !ok {
+		return noMatch
+	}
+	u := j
+	for j < len(s) && j-u <= maxNameLen && (isNameByte(s[j]) || s[j] == '@') {
+		j++
+	}
+	if j == u || j-u > maxNameLen {
+		return noMatch
+	}
+	switch k := skipBlanks(s, j); {
+	case k < len(s) && s[k] == '/':
+		j = skipBlanks(s, k+1)
+	case k == j && k < len(s) && s[k] == ':':
+		j = k + 1
+	default:
+		return noMatch
+	}
+	start, end, quoted := valueAt(s, j, false)
+	v := s[start:end]
+	if quoted && plausibleValue(v, pAssignment, ':', true, true) || !quoted && looksLikeSecret(v) && strings.ContainsAny(v, digits) {
+		return match{p: pSpokenAssignment, at: i, start: start, end: end}
+	}
+	return noMatch
+}
+
+// credentialOperator reads, from s[j] just after a word of
+// credentialWords, what gives its value: ':' or '=', or "is" or "are"
+// between blanks, possibly after up to maxBetweenWords words the first of
+// which is one of spokenConnectors. It returns where the value starts.
+func credentialOperator(s string, j int) (int, bool) {
+	for n := 0; n <= maxBetweenWords; n++ {
+		k := skipBlanks(s, j)
+		if k < len(s) && (s[k] == ':' || s[k] == '=') && !strings.HasPrefix(s[k:], "://") {
+			return skipBlanks(s, k+1), true
+		}
+		if k == j || k-j > 2 {
+			return 0, false
+		}
+		e := k
+		for e < len(s) && e-k <= maxNameLen && (isNameByte(s[e]) || s[e] == '@') {
+			e++
+		}
+		w := s[k:e]
+		if e == k || e-k > maxNameLen {
+			return 0, false
+		}
+		if strings.EqualFold(w, "is") || strings.EqualFold(w, "are") {
+			v := skipBlanks(s, e)
+			return v, v > e
+		}
+		if n == 0 && !slices.ContainsFunc(spokenConnectors[:], func(c string) bool { return strings.EqualFold(c, w) }) {
+			return 0, false
+		}
+		j = e
+	}
+	return 0, false
+}
