@@ -176,3 +176,53 @@ func TestBasicAuthPairs(t *testing.T) {
 		}
 	}
 }
+
+// spell writes t with sep between every two of its characters.
+func spell(t, sep string) string { return strings.Join(strings.Split(t, ""), sep) }
+
+// TestSpacedTokens: a token spelt out, one separator between every two
+// of its characters, is cut out whole; runs of single characters that
+// join to no credential, and short ones, are left alone.
+func TestSpacedTokens(t *testing.T) {
+	ghp := "ghp_" + strings.Repeat("aB3xY9", 6)
+	xoxb := "xoxb-123456789012-1234567890123-" + strings.Repeat("aBcD", 6)
+	for name, text := range map[string]string{
+		"blanks":             "slack bot (spaced out): " + spell(xoxb, " "),
+		"dashes":             "token: " + spell(ghp, "-") + " end",
+		"dots":               spell(ghp, "."),
+		"in parentheses":     "(" + spell(ghp, " ") + ")",
+		"after a word":       "pat " + spell(ghp, " ") + ".",
+		"in a longer string": "first line\nthe PAT, spelt out so no scanner sees it: " + spell(ghp, " ") + "\nthanks",
+	} {
+		if !Flagged(text) {
+			t.Errorf("%s: %q is not flagged", name, text)
+		}
+		got := Span(text)
+		if !strings.Contains(got, Sentinel) || strings.Contains(got, spell(ghp[len(ghp)-6:], " ")) ||
+			strings.Contains(got, spell(ghp[len(ghp)-6:], "-")) || strings.Contains(got, spell(ghp[len(ghp)-6:], ".")) ||
+			strings.Contains(got, spell(xoxb[len(xoxb)-6:], " ")) {
+			t.Errorf("%s: Span(%q) = %q, want the run cut out", name, text, got)
+		}
+		if strings.Contains(text, "spelt out so") && !strings.HasPrefix(got, "first line\nthe PAT, spelt out so no scanner sees it: ") {
+			t.Errorf("%s: Span(%q) = %q, want the words before the run kept", name, text, got)
+		}
+	}
+	for _, text := range []string{
+		"hello w o r l d a b c d e f g h i j k l m n o p",
+		strings.Repeat("- ", 40),
+		strings.Repeat(". ", 40),
+		"1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0",
+		"a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y-z",
+		"U.S.A. and the E.U. and the U.K. and the U.N. and N.A.T.O.",
+		spell("ghp_"+strings.Repeat("aB3", 3), " "), // too short to be a token
+		spell("the quick brown fox jumps over", " "),
+		strings.Repeat("x y ", 1<<14),
+	} {
+		if got := Span(text); got != text {
+			t.Errorf("Span(%q) = %q, want it unchanged", text, got)
+		}
+		if Flagged(text) {
+			t.Errorf("%q is flagged", text)
+		}
+	}
+}

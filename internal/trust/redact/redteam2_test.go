@@ -50,7 +50,6 @@ var knownMisses2 = map[string]string{
 	"encoded/gzip-base64":         "base64 of gzip: compressed data is not decompressed",
 	"encoded/reversed":            "a reversed token is not read backwards",
 	"encoded/rot13":               "ROT13 is not undone",
-	"encoded/spaced-out":          "a token with a blank between every character is not joined",
 }
 
 // knownFalsePositives2 are benign samples of this probe the battery

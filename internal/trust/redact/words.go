@@ -623,6 +623,9 @@ var credentialWords = [...]string{"creds", "cred", "credentials", "credential", 
 // credentialWordLen returns the length of the word of credentialWords t
 // starts with (any case), 0 when none: the word must end there.
 func credentialWordLen(t string) int {
+	if len(t) < 4 || !hasPrefixFold(t, "cred") && !hasPrefixFold(t, "log") {
+		return 0 // most words the scan asks about: create, local, long, ...
+	}
 	for _, w := range credentialWords {
 		if hasPrefixFold(t, w) && (len(t) == len(w) || !isASCIIWord(t[len(w)])) {
 			return len(w)
