@@ -82,9 +82,9 @@ var superset = [numPatterns - numReference]supersetPattern{
 	pAWSSecret - numReference: {"aws_secret_key", true,
 		"40 base64 characters after aws_secret_access_key, aws_secret or secret_access_key (and '=', ':' or a space): the key"},
 	pAssignment - numReference: {"secret_assignment", true,
-		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or is PAT or ends with _PAT (upper case), or ends with key after secret, private, api, signing, encryption, master, auth or app (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=); also NAME: TYPE = value (a typed declaration), a secret-named string literal and a literal value shaped like a secret as a call's arguments (define('DB_PASSWORD', '...')), and a literal without blanks after SQL's IDENTIFIED BY or PASSWORD, and the password of an HTTP client's basic-auth pair of literals (auth=(\"admin\", \"...\"), HTTPBasicAuth('u', '...'), aiohttp.BasicAuth, SetBasicAuth); the name and value may be in escaped quotes, JSON inside a JSON string ({\\\"api_key\\\":\\\"...\\\"}): the value"},
+		"NAME=value or NAME: value where NAME ends with password, passwd, passphrase, secret, token, apikey, requirepass, masterauth, secret_key_base, key-data or key_data, or is pw or pass or ends with _pw or _pass (or -, .), or is PAT or ends with _PAT (upper case), or ends with key after secret, private, api, signing, encryption, master, auth, app or function (also as two words: private key:), or is a connection string's ;PWD (DB_PASSWORD=, PGPASSWORD=, \"client_secret\": \"...\", X-API-Key:, APP_KEY=); also NAME: TYPE = value (a typed declaration), a secret-named string literal and a literal value shaped like a secret as a call's arguments (define('DB_PASSWORD', '...')), and a literal without blanks after SQL's IDENTIFIED BY or PASSWORD, and the password of an HTTP client's basic-auth pair of literals (auth=(\"admin\", \"...\"), HTTPBasicAuth('u', '...'), aiohttp.BasicAuth, SetBasicAuth); the name and value may be in escaped quotes, JSON inside a JSON string ({\\\"api_key\\\":\\\"...\\\"}): the value"},
 	pAzureKey - numReference: {"azure_key", true,
-		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings: the value"},
+		"AccountKey=, SharedAccessKey= and SharedAccessSignature= of Azure connection strings, and code= in the query of a URL on an Azure Functions host (*.azurewebsites.net), a function key: the value"},
 	pAzureSig - numReference: {"azure_sas_sig", false,
 		"sig= of an Azure SAS query string (after ?, & or a space, 16 characters or more): the value"},
 	pPEMBody - numReference: {"pem_body", false,
@@ -220,6 +220,9 @@ func assignmentAt(s string, i int) match {
 	if p < 0 && op == '=' && s[k:nameEnd] == "default" && variableNamesSecret(s, k) {
 		p = pConfigValue // variable "db_password" { default = "..." }
 	}
+	if p < 0 && op == '=' && strings.EqualFold(s[k:nameEnd], "code") && k > 0 && (s[k-1] == '?' || s[k-1] == '&') && onAzureFunctionsHost(s, k-1) {
+		p = pAzureKey // https://app.azurewebsites.net/api/Fn?code=...: a function key
+	}
 	if p < 0 && op == ':' && jwkMember(s, k, nameEnd) {
 		p = pKeyMaterial // {"kty":"EC", ..., "d":"..."}
 	}
@@ -272,6 +275,31 @@ func assignmentAt(s string, i int) match {
 		return noMatch // "PASS: 12 tests": a label, not a setting
 	}
 	return match{p: p, at: i, start: start, end: end}
+}
+
+// onAzureFunctionsHost reports whether the URL whose query's '?' or '&'
+// is s[q] is on an Azure Functions (App Service) host, *.azurewebsites.net,
+// where a code= parameter is the function's key: the URL is read back to
+// the blank, quote or bracket before it.
+func onAzureFunctionsHost(s string, q int) bool {
+	b := q
+	for b > 0 && q-b < 2048 && !endsValue(s[b-1], true) {
+		b--
+	}
+	u := s[b:q]
+	if n := strings.Index(u, "://"); n >= 0 {
+		u = u[n+3:]
+	}
+	if n := strings.IndexAny(u, "/?#"); n >= 0 {
+		u = u[:n]
+	}
+	if n := strings.LastIndexByte(u, ':'); n >= 0 {
+		u = u[:n] // a port
+	}
+	if n := strings.LastIndexByte(u, '@'); n >= 0 {
+		u = u[n+1:]
+	}
+	return hasSuffixFold(u, ".azurewebsites.net")
 }
 
 // attributeNamesSecret reports whether the XML tag holding the attribute
@@ -493,7 +521,7 @@ func namesSecret(v string) bool {
 // is the rest, names a secret: a key after secret, private, api,
 // signing, encryption, master, auth or app.
 func keyName(head string) int {
-	for _, w := range [...]string{"secret", "private", "api", "signing", "encryption", "master", "auth", "app"} {
+	for _, w := range [...]string{"secret", "private", "api", "signing", "encryption", "master", "auth", "app", "function"} {
 		if containsFold(head, w) {
 			return pAssignment
 		}

@@ -518,3 +518,40 @@ func TestCredentialPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestAzureFunctionKeys: a function key given as code= on an Azure
+// Functions host, or in an x-functions-key header, is cut out; code= on
+// other hosts (an OAuth authorization code's callback) and placeholders
+// stay.
+func TestAzureFunctionKeys(t *testing.T) {
+	key := "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9dE1fG3hI5jK7lM9n=="
+	for _, text := range []string{
+		"https://acme-jobs.azurewebsites.net/api/ProcessOrder?code=" + key,
+		`curl "https://acme-jobs.azurewebsites.net/api/Fn?name=x&code=` + key + `" -d @order.json`,
+		"POST https://fn-prod.AzureWebsites.net:443/api/hook?Code=" + key + "&clientId=default",
+		"acme-jobs.azurewebsites.net/api/ProcessOrder?code=" + key,
+		"x-functions-key: " + key,
+		`headers = {"x-functions-key": "` + key + `"}`,
+		"FUNCTION_KEY=" + key,
+	} {
+		if !Flagged(text) {
+			t.Errorf("%q is not flagged", text)
+		}
+		if got, want := Span(text), strings.Replace(text, key, Sentinel, 1); got != want {
+			t.Errorf("Span(%q) = %q, want %q", text, got, want)
+		}
+	}
+	for _, text := range []string{
+		"https://acme.io/oauth/callback?code=" + key[:40],
+		"https://acme.azurewebsites.net.evil.io/api/x?code=" + key[:40],
+		"https://acme.azurewebsites.net/api/x?code=<your-function-key>",
+		"https://acme.azurewebsites.net/api/x?code=${FUNCTION_KEY}",
+		"https://acme.azurewebsites.net/api/x?zipcode=" + key[:40],
+		"Function key: F5",
+		"function_key = lambda x: x",
+	} {
+		if got := Span(text); got != text {
+			t.Errorf("Span(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}
