@@ -21,6 +21,9 @@ import (
 //     Only a run that decodes to printable ASCII is looked at: the base64
 //     of binary data (an image, a digest) is left alone after its first
 //     few bytes.
+//   - each such run that is a token of a well-known prefix (GitHub's,
+//     OpenAI's and Anthropic's sk-, Stripe's, AWS's AKIA, Slack's xox)
+//     in ROT13 or written backwards is one when undone (disguisedToken).
 //   - each run of non-blank text with a percent escape in it (%5F) is a
 //     credential when its unescaped text holds one and the text as it is
 //     does not (then a pattern that cuts out less sees it).
@@ -83,6 +86,9 @@ func base64At(s string, from int) match {
 		}
 		if !ok && (end == j && base58Key(s, i, j) || encodedKeypair(s[i:j], end-j)) {
 			return match{p: pKeyMaterial, at: i, start: i, end: end}
+		}
+		if end == j && disguisedToken(s[i:j]) {
+			return match{p: pEncoded, at: i, start: i, end: j}
 		}
 		i = end
 	}
@@ -320,4 +326,83 @@ func endsEncodedRun(c byte) bool {
 
 func isHexDigit(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// disguisedPrefixes are the prefixes of the tokens looked for in ROT13
+// and written backwards: the most common tokens, whose prefix alone
+// says what they are.
+var disguisedPrefixes = [...]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "sk_live_", "sk_test_", "rk_live_", "AKIA", "ASIA", "xox", "glpat-"}
+
+// rot13Prefixes and reversedPrefixes are disguisedPrefixes in ROT13 and
+// written backwards.
+var rot13Prefixes, reversedPrefixes = func() (r, b [len(disguisedPrefixes)]string) {
+	for i, p := range disguisedPrefixes {
+		r[i], b[i] = rot13(p), reversed(p)
+	}
+	return r, b
+}()
+
+// rot13Heads[c] says whether a run starting with c may be one of
+// disguisedPrefixes' tokens in ROT13, and reversedTails[c] whether a run
+// ending with c may be one written backwards: the cheap test that spares
+// almost every run the comparisons and the transformation.
+var rot13Heads, reversedTails = func() (h, t [256]bool) {
+	for _, p := range disguisedPrefixes {
+		h[rot13(p)[0]] = true
+		t[p[0]] = true
+	}
+	return h, t
+}()
+
+// rot13 returns s with each ASCII letter moved 13 places on (ROT13,
+// which undoes itself).
+func rot13(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = 'a' + (c-'a'+13)%26
+		case c >= 'A' && c <= 'Z':
+			b[i] = 'A' + (c-'A'+13)%26
+		}
+	}
+	return string(b)
+}
+
+// reversed returns the bytes of s in the reverse order.
+func reversed(s string) string {
+	b := make([]byte, len(s))
+	for i := range len(s) {
+		b[len(s)-1-i] = s[i]
+	}
+	return string(b)
+}
+
+// disguisedToken reports whether run, a run of base64 characters, is a
+// token of disguisedPrefixes in ROT13 or written backwards: it starts
+// with a prefix in ROT13, or ends with one reversed, and the text undone
+// holds a credential the battery cuts out of prose. The run's first and
+// last bytes are tested before anything is transformed.
+func disguisedToken(run string) bool {
+	if len(run) > maxJoinedLen {
+		return false
+	}
+	if rot13Heads[run[0]] {
+		for _, p := range rot13Prefixes {
+			if strings.HasPrefix(run, p) {
+				if spansIn(rot13(run), false) != nil {
+					return true
+				}
+				break
+			}
+		}
+	}
+	if reversedTails[run[len(run)-1]] {
+		for _, p := range reversedPrefixes {
+			if strings.HasSuffix(run, p) {
+				return spansIn(reversed(run), false) != nil
+			}
+		}
+	}
+	return false
 }

@@ -130,3 +130,51 @@ func TestEscapedAndWideCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestDisguisedTokens: a token of a well-known prefix in ROT13 or written
+// backwards is cut out; words and identifiers that start or end as such
+// a token would, but undo to none, are left alone.
+func TestDisguisedTokens(t *testing.T) {
+	ghp := "ghp_" + strings.Repeat("aB3xY9", 6)
+	live := "sk_live_51" + strings.Repeat("Qw8Er7Ty6", 11)
+	akia := "AKIA" + "Z7QW3ER5TY6UI8OP"
+	xoxb := "xoxb-123456789012-1234567890123-" + strings.Repeat("aBcD", 6)
+	for name, text := range map[string]string{
+		"ROT13 ghp":        "rot13'd: " + rot13(ghp),
+		"ROT13 sk_live_":   "k = " + rot13(live),
+		"ROT13 xoxb":       rot13(xoxb) + " (rot13)",
+		"reversed ghp":     "reversed so it's safe: " + reversed(ghp),
+		"reversed sk_live": "backwards: " + reversed(live) + ".",
+		"reversed AKIA":    "id " + reversed(akia),
+		"reversed xoxb":    `"` + reversed(xoxb) + `"`,
+	} {
+		if !Flagged(text) {
+			t.Errorf("%s: %q is not flagged", name, text)
+		}
+		if got := Span(text); !strings.Contains(got, Sentinel) || strings.Contains(got, "aB3xY9") ||
+			strings.Contains(got, "9Yx3Ba") || strings.Contains(got, rot13("aB3xY9")) || strings.Contains(got, "Ty6") ||
+			strings.Contains(got, "6yT") || strings.Contains(got, rot13("Ty6")) || strings.Contains(got, "aBcD") ||
+			strings.Contains(got, "DcBa") || strings.Contains(got, rot13("aBcD")) || strings.Contains(got, "Z7QW") {
+			t.Errorf("%s: Span(%q) = %q, want the run cut out", name, text, got)
+		}
+	}
+	for _, text := range []string{
+		"tuc_" + strings.Repeat("ab", 10), // ghp_ and too short a body
+		"fx-zber",
+		"fxvyy_vf_n_fxvyy_naq_gung_vf_vg", // skill_is_a_skill...: sk but not sk- or sk_live_
+		"internal_processing_steps_and_helpers",
+		"the_quick_brown_fox_jumps_over_the_lazy_dogs",
+		"xoxoxoxoxoxoxoxoxoxoxoxoxox",
+		"NXVNsomethingthatisnotakeyatall",
+		"AKIA_documentation_for_access_keys_AIKA",
+		reversed("ghp_abc123jihgfedcba"), // too short a body
+		"Documentation_for_all_of_the_fixtures_and_their_helpers",
+	} {
+		if got := Span(text); got != text {
+			t.Errorf("Span(%q) = %q, want it unchanged", text, got)
+		}
+		if Flagged(text) {
+			t.Errorf("%q is flagged", text)
+		}
+	}
+}

@@ -47,8 +47,6 @@ var knownMisses2 = map[string]string{
 	"chat/pass-label-unquoted":    "PASS: unquoted is read as a label (PASS: 12 tests), as documented",
 	"chat/token-in-two-messages":  "the two halves are in two chat lines with text between them",
 	"encoded/gzip-base64":         "base64 of gzip: compressed data is not decompressed",
-	"encoded/reversed":            "a reversed token is not read backwards",
-	"encoded/rot13":               "ROT13 is not undone",
 }
 
 // knownFalsePositives2 are benign samples of this probe the battery
