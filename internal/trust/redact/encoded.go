@@ -342,17 +342,25 @@ var rot13Prefixes, reversedPrefixes = func() (r, b [len(disguisedPrefixes)]strin
 	return r, b
 }()
 
-// rot13Heads[c] says whether a run starting with c may be one of
-// disguisedPrefixes' tokens in ROT13, and reversedTails[c] whether a run
-// ending with c may be one written backwards: the cheap test that spares
-// almost every run the comparisons and the transformation.
-var rot13Heads, reversedTails = func() (h, t [256]bool) {
+// rot13Heads[a] holds b when a run starting with the bytes a and b may be
+// one of disguisedPrefixes' tokens in ROT13, and reversedTails[a] holds b
+// when a run ending with b and a may be one written backwards (each a
+// 256-bit set, four words): the cheap test that spares almost every run
+// the comparisons and the transformation.
+var rot13Heads, reversedTails = func() (h, t [256][4]uint64) {
 	for _, p := range disguisedPrefixes {
-		h[rot13(p)[0]] = true
-		t[p[0]] = true
+		r := rot13(p)
+		h[r[0]][r[1]>>6] |= 1 << (r[1] & 63)
+		t[p[0]][p[1]>>6] |= 1 << (p[1] & 63)
 	}
 	return h, t
 }()
+
+// inPairSet reports whether the pair a, b is in set (rot13Heads,
+// reversedTails).
+func inPairSet(set *[256][4]uint64, a, b byte) bool {
+	return set[a][b>>6]>>(b&63)&1 != 0
+}
 
 // rot13 returns s with each ASCII letter moved 13 places on (ROT13,
 // which undoes itself).
@@ -381,13 +389,14 @@ func reversed(s string) string {
 // disguisedToken reports whether run, a run of base64 characters, is a
 // token of disguisedPrefixes in ROT13 or written backwards: it starts
 // with a prefix in ROT13, or ends with one reversed, and the text undone
-// holds a credential the battery cuts out of prose. The run's first and
-// last bytes are tested before anything is transformed.
+// holds a credential the battery cuts out of prose. The run's first two
+// and last two bytes are tested before anything is compared or
+// transformed.
 func disguisedToken(run string) bool {
-	if len(run) > maxJoinedLen {
+	if len(run) < 2 || len(run) > maxJoinedLen {
 		return false
 	}
-	if rot13Heads[run[0]] {
+	if inPairSet(&rot13Heads, run[0], run[1]) {
 		for _, p := range rot13Prefixes {
 			if strings.HasPrefix(run, p) {
 				if spansIn(rot13(run), false) != nil {
@@ -397,7 +406,7 @@ func disguisedToken(run string) bool {
 			}
 		}
 	}
-	if reversedTails[run[len(run)-1]] {
+	if inPairSet(&reversedTails, run[len(run)-1], run[len(run)-2]) {
 		for _, p := range reversedPrefixes {
 			if strings.HasSuffix(run, p) {
 				return spansIn(reversed(run), false) != nil
