@@ -356,9 +356,10 @@ func protocolName(p string) string {
 // given. On this two-core virtual machine one window's ratio moves by up
 // to 0.3x from the next window's (the same SDK code measured twice as
 // costly in one window as in the one beside it), so many short windows,
-// each server's next to the others', judge the goal more steadily than a
-// few long ones: four runs of 12 x 1 s gave medians of 0.82x to 0.90x
-// where five runs of 3 x 3 s gave 0.67x to 0.87x (bench/README.md).
+// each server's next to the others', judge the goal a little more
+// steadily than a few long ones: on 7 December, the medians of ten quiet
+// runs of 12 x 1 s ranged from 0.75x to 0.90x, those of five runs of
+// 3 x 3 s from 0.67x to 0.87x (bench/README.md).
 const (
 	costRounds = 12
 	costWindow = time.Second
