@@ -58,12 +58,20 @@ func abbreviationAt(s string, i, j int) match {
 	if j >= len(s) || s[j] != ' ' {
 		return noMatch
 	}
-	start, end, quoted := valueAt(s, j+1, false)
-	v := s[start:end]
-	if quoted && plausibleValue(v, pAssignment, ':', true, true) || !quoted && looksLikeSecret(v) && strings.ContainsAny(v, digits) {
+	if start, end, ok := terseValue(s, j+1); ok {
 		return match{p: pSpokenAssignment, at: i, start: start, end: end}
 	}
 	return noMatch
+}
+
+// terseValue reads a value given without a sentence around it, at s[j]
+// (after "pwd ", or after a user name and '/'): quoted and not a
+// placeholder, or bare and looking like a secret with a digit in it
+// (looksLikeSecret).
+func terseValue(s string, j int) (start, end int, ok bool) {
+	start, end, quoted := valueAt(s, j, false)
+	v := s[start:end]
+	return start, end, quoted && plausibleValue(v, pAssignment, ':', true, true) || !quoted && looksLikeSecret(v) && strings.ContainsAny(v, digits)
 }
 
 // passwordForAt matches, after "password for" (the word at s[i]), the
@@ -668,9 +676,7 @@ func credentialPairAt(s string, i int) match {
 	default:
 		return noMatch
 	}
-	start, end, quoted := valueAt(s, j, false)
-	v := s[start:end]
-	if quoted && plausibleValue(v, pAssignment, ':', true, true) || !quoted && looksLikeSecret(v) && strings.ContainsAny(v, digits) {
+	if start, end, ok := terseValue(s, j); ok {
 		return match{p: pSpokenAssignment, at: i, start: start, end: end}
 	}
 	return noMatch
@@ -701,7 +707,7 @@ func credentialOperator(s string, j int) (int, bool) {
 			v := skipBlanks(s, e)
 			return v, v > e
 		}
-		if n == 0 && !slices.ContainsFunc(spokenConnectors[:], func(c string) bool { return strings.EqualFold(c, w) }) {
+		if n == 0 && !isConnector(w) {
 			return 0, false
 		}
 		j = e
