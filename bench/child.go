@@ -79,13 +79,14 @@ type counters struct {
 	CPU          time.Duration `json:"cpu_ns"`
 	SystemCPU    time.Duration `json:"system_cpu_ns"` // the part of CPU spent in the kernel
 	Switches     uint64        `json:"switches"`      // context switches, voluntary or not
+	Faults       uint64        `json:"faults"`        // page faults: memory touched for the first time, mostly
 	AllocBytes   uint64        `json:"alloc_bytes"`
 	AllocObjects uint64        `json:"alloc_objects"`
 	GCs          uint64        `json:"gcs"`
 }
 
 // readCounters reads the counters of this process: user plus system CPU
-// time and context switches from getrusage, allocation from runtime/metrics (which, unlike
+// time, context switches and page faults from getrusage, allocation from runtime/metrics (which, unlike
 // ReadMemStats, does not stop the world).
 func readCounters() counters {
 	var c counters
@@ -94,6 +95,7 @@ func readCounters() counters {
 		c.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		c.SystemCPU = time.Duration(ru.Stime.Nano())
 		c.Switches = uint64(ru.Nvcsw + ru.Nivcsw)
+		c.Faults = uint64(ru.Minflt + ru.Majflt)
 	}
 	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/allocs:objects"}, {Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(s)
@@ -103,13 +105,13 @@ func readCounters() counters {
 
 // sub returns the counters from b to c.
 func (c counters) sub(b counters) counters {
-	return counters{CPU: c.CPU - b.CPU, SystemCPU: c.SystemCPU - b.SystemCPU, Switches: c.Switches - b.Switches,
+	return counters{CPU: c.CPU - b.CPU, SystemCPU: c.SystemCPU - b.SystemCPU, Switches: c.Switches - b.Switches, Faults: c.Faults - b.Faults,
 		AllocBytes: c.AllocBytes - b.AllocBytes, AllocObjects: c.AllocObjects - b.AllocObjects, GCs: c.GCs - b.GCs}
 }
 
 // add returns the counters of c and b together.
 func (c counters) add(b counters) counters {
-	return counters{CPU: c.CPU + b.CPU, SystemCPU: c.SystemCPU + b.SystemCPU, Switches: c.Switches + b.Switches,
+	return counters{CPU: c.CPU + b.CPU, SystemCPU: c.SystemCPU + b.SystemCPU, Switches: c.Switches + b.Switches, Faults: c.Faults + b.Faults,
 		AllocBytes: c.AllocBytes + b.AllocBytes, AllocObjects: c.AllocObjects + b.AllocObjects, GCs: c.GCs + b.GCs}
 }
 

@@ -151,8 +151,9 @@ func printRounds(w io.Writer, h *httpCost) {
 	fmt.Fprintln(w, "server CPU of all rounds together:")
 	for _, s := range h.servers {
 		p := pooled(s.rounds)
-		fmt.Fprintf(w, "  %-10s  %6.2f s for %7d calls: %s per call, %s of it in the kernel; %.1f context switches per call\n",
-			s.ch.key, p.srv.CPU.Seconds(), p.calls, fmtDur(p.serverCPUPerCall()), fmtDur(time.Duration(p.perCall(float64(p.srv.SystemCPU)))), p.perCall(float64(p.srv.Switches)))
+		fmt.Fprintf(w, "  %-10s  %6.2f s for %7d calls: %s per call, %s of it in the kernel; %.1f context switches, %.2f page faults per call\n",
+			s.ch.key, p.srv.CPU.Seconds(), p.calls, fmtDur(p.serverCPUPerCall()), fmtDur(time.Duration(p.perCall(float64(p.srv.SystemCPU)))),
+			p.perCall(float64(p.srv.Switches)), p.perCall(float64(p.srv.Faults)))
 	}
 	fmt.Fprintln(w)
 }
@@ -172,20 +173,30 @@ func median(xs []float64) float64 {
 }
 
 // printGoals writes the HTTP goals and returns whether both were met:
-// ours' allocation per call of all rounds together, and the median of
-// the rounds' ratios of calls per server CPU-second against the go-sdk
-// floor on the SDK this build uses. The floor as published is beside it.
+// ours' allocation per call of all rounds together, and the median of the
+// rounds' ratios of calls per server CPU-second against the minimal go-sdk
+// server the issue names, the go-sdk as published. Beside it is the same
+// ratio against the floor on the patched go-sdk this build uses, which
+// our server shares: what our own layer costs. Without the published
+// floor (-cost-published=false, or it could not be built) the goal is
+// judged against that stricter floor.
 func printGoals(w io.Writer, h *httpCost, web []*costPhase) bool {
 	ours := find(web, keyOurs)
 	alloc := ours.serverKiBPerCall()
-	rs := h.ratios(keyFloor)
-	cpu := median(rs)
-	allocOK, cpuOK := alloc <= 32 && ours.errors == 0, cpu >= 0.8
+	allocOK := alloc <= 32 && ours.errors == 0
 	fmt.Fprintf(w, "goal: server-side allocation per find_entity over HTTP <= 32 KiB: %.1f KiB  %s\n", alloc, check(allocOK))
-	fmt.Fprintf(w, "goal: HTTP calls per server CPU-second >= 0.8x the go-sdk floor's (median of %d rounds): %.2fx  %s\n", len(rs), cpu, check(cpuOK))
-	if pub := h.ratios(keyPublished); pub != nil {
-		fmt.Fprintf(w, "beside it, against the go-sdk floor as published (median of %d rounds): %.2fx\n", len(pub), median(pub))
+	strict := h.ratios(keyFloor)
+	floor, rs := "the go-sdk floor as published", h.ratios(keyPublished)
+	if rs == nil {
+		floor, rs = "the go-sdk floor on the patched go-sdk (the floor as published was not measured)", strict
 	}
+	cpuOK := median(rs) >= 0.8
+	fmt.Fprintf(w, "goal: HTTP calls per server CPU-second >= 0.8x %s (median of %d rounds): %.2fx  %s\n", floor, len(rs), median(rs), check(cpuOK))
+	fmt.Fprintf(w, "our own layer: against the same minimal server on the patched go-sdk this build uses, median %.2fx (pooled %.2fx)", median(strict), h.pooledRatio(keyFloor))
+	if heap := h.ratios(keyHeap); heap != nil {
+		fmt.Fprintf(w, "; holding the library, %.2fx (pooled %.2fx)", median(heap), h.pooledRatio(keyHeap))
+	}
+	fmt.Fprintln(w)
 	return allocOK && cpuOK
 }
 
