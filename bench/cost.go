@@ -516,7 +516,7 @@ const warmLimit = 45 * time.Second
 // through a garbage collection under this load (or for warmLimit). Until
 // its first collection, a server that holds the library grows its heap
 // into memory it touches for the first time, a page fault for every
-// 4 KiB (about 6 per call), which a server that has been up for a while
+// 4 KiB (2 to 6 a call here), which a server that has been up for a while
 // no longer pays: the rounds measure the servers in that steady state,
 // not in the start-up their place in the collector's cycle puts them in.
 func (h *httpCost) warmHeaps(cfg config, token string, xs []exchange, log io.Writer) error {

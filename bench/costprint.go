@@ -175,7 +175,7 @@ func median(xs []float64) float64 {
 // printGoals writes the HTTP goals and returns whether both were met:
 // ours' allocation per call of all rounds together, and the median of the
 // rounds' ratios of calls per server CPU-second against the minimal go-sdk
-// server the issue names, the go-sdk as published. Beside it is the same
+// server the goal names, on the go-sdk as published. Beside it is the same
 // ratio against the floor on the patched go-sdk this build uses, which
 // our server shares: what our own layer costs. Without the published
 // floor (-cost-published=false, or it could not be built) the goal is
