@@ -415,7 +415,9 @@ func (x Exporter) Export(ctx context.Context, env *export.Env, opts export.Optio
 	for _, d := range runs {
 		if x.f.copilot {
 			for _, repo := range d.c.Cwds {
-				add(export.Entity{Name: repo, Type: "project", Summary: "Repository targeted by Copilot automation.",
+				// A repository name is the user's text: cut to the
+				// schema's bound, or one long name fails the export.
+				add(export.Entity{Name: export.Cut(repo, maxName, x.f.ellipsis), Type: "project", Summary: "Repository targeted by Copilot automation.",
 					LastTouched: d.r.Date, Tags: []string{x.f.tag, "project"}})
 			}
 			continue

@@ -366,3 +366,29 @@ func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
 		})
 	}
 }
+
+// A repository name over the schema's 128 code points (found by the
+// differential test, internal/export/probe/difftool) is cut, not written
+// whole: the manifest would fail validation and nothing be exported.
+func TestALongRepositoryNameIsCut(t *testing.T) {
+	env := exporttest.Env(t, nil)
+	dir := filepath.Join(env.Home, ".copilot-bourdon", "automations", "nightly")
+	long := "dev/" + strings.Repeat("outbox-relay-", 12) + "end"
+	exporttest.Write(t, filepath.Join(dir, "automation.toml"), fmt.Sprintf("id = \"nightly\"\nrepos = [%q]\n", long))
+	exporttest.Write(t, filepath.Join(dir, "memory.md"), "2026-11-20\n- Checked the relay\n")
+	out, err := Copilot.Export(context.Background(), env, export.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Entities) != 2 {
+		t.Fatalf("entities %+v", out.Entities)
+	}
+	repo := out.Entities[1]
+	if n := utf8.RuneCountInString(repo.Name); n != maxName || !strings.HasPrefix(long, strings.TrimSuffix(repo.Name, Copilot.f.ellipsis)) {
+		t.Errorf("repository entity named %q (%d code points)", repo.Name, n)
+	}
+	if got := out.Sessions[0].ProjectFocus; len(got) != 1 || got[0] != long {
+		t.Errorf("project_focus %v: the whole name (no bound applies there)", got)
+	}
+	exporttest.Valid(t, exporttest.Manifest(t, out, env.Home))
+}
