@@ -212,9 +212,11 @@ type rawSession struct {
 var sessionColumns = []string{"id", "cwd", "repository", "summary", "created_at", "updated_at"}
 
 func (r *reader) sessions() ([]session, error) {
+	// The reference's query: ties keep the table's order, which SQLite's
+	// sorter preserves (the same file gives the same order every time).
 	rows, err := r.db.QueryContext(r.ctx,
 		"SELECT "+strings.Join(sessionColumns, ", ")+" FROM sessions "+
-			"ORDER BY created_at DESC, id LIMIT ?", maxRead)
+			"ORDER BY created_at DESC LIMIT ?", maxRead)
 	if err != nil {
 		return nil, err
 	}
@@ -391,10 +393,11 @@ func (r *reader) files(id string) []string {
 }
 
 // context returns the dynamic-context items, most used first, as entities.
+// Items used as often keep the table's order, as in the reference's query.
 func (r *reader) context() []export.Entity {
 	recs := r.column("dynamic_context_items", "the dynamic context",
 		"SELECT name, description, content, src FROM dynamic_context_items "+
-			"ORDER BY count DESC, name, repository, branch, src LIMIT ?", maxContext)
+			"ORDER BY count DESC LIMIT ?", maxContext)
 	var out []export.Entity
 	for _, rec := range recs {
 		name, desc, content, src := rec[0], rec[1], rec[2], rec[3]

@@ -430,3 +430,31 @@ func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
 		t.Errorf("the export from the cache differs (%d reads)", reads)
 	}
 }
+
+// Rows that tie on the sort key keep the table's order, as the reference's
+// plain ORDER BY leaves them (found by the differential test,
+// internal/export/probe/difftool): items used as often, and sessions
+// created at the same instant, are not re-sorted by name or id.
+func TestTiesKeepTheTablesOrder(t *testing.T) {
+	env, db := home(t)
+	newStore(t, db, schemaV4, []string{
+		`INSERT INTO sessions VALUES
+			('s-b', '/w', 'acme/zeta', 'cli', 'main', 'Second id, first row', '2026-11-02T09:00:00.000Z', NULL),
+			('s-a', '/w', 'acme/alpha', 'cli', 'main', 'First id, second row', '2026-11-02T09:00:00.000Z', NULL)`,
+		`INSERT INTO dynamic_context_items (repository, branch, src, name, description, count) VALUES
+			('acme/x', 'main', 'skill', 'replica', 'first row', 1),
+			('acme/x', 'main', 'skill', 'invoice', 'second row', 1),
+			('acme/x', 'main', 'skill', 'billing', 'used most', 4)`,
+	})
+	out := export1(t, env, export.Options{})
+	var names []string
+	for _, e := range out.Entities {
+		names = append(names, e.Name)
+	}
+	if want := []string{"acme/zeta", "acme/alpha", "billing", "replica", "invoice"}; !slices.Equal(names, want) {
+		t.Errorf("entities %v, want %v", names, want)
+	}
+	if got := out.Sessions[0].KeyActions[0]; got != "Second id, first row" {
+		t.Errorf("first session %q", got)
+	}
+}
