@@ -31,8 +31,17 @@ var (
 	b64        = byteSet(digits + lowers + uppers + "+/=")
 	b64urlEq   = byteSet(digits + lowers + uppers + "_-=")
 	dotted     = byteSet(digits + lowers + uppers + "_-.")
-	// bech32Upper is the upper-case bech32 alphabet (age's secret keys).
+	// bech32Upper is the upper-case bech32 alphabet (age's secret keys),
+	// bech32Lower the lower-case one (Nostr's).
 	bech32Upper = byteSet("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
+	bech32Lower = byteSet("qpzry9x8gf2tvdw0s3jn54khce6mua7l")
+	// base58 is Bitcoin's alphabet (BIP-32 extended keys).
+	base58 = byteSet(base58Alphabet)
+	// hexDash is a UUID's alphabet; dollarred Braintree's ($ between its
+	// parts); pctB64 base64 with percent escapes (Twitter's bearer).
+	hexDash   = byteSet("0123456789abcdef-")
+	dollarred = byteSet(digits + lowers + uppers + "$")
+	pctB64    = byteSet(digits + lowers + uppers + "%_-")
 )
 
 const (
@@ -123,6 +132,49 @@ var vendorTokens = [...]vendorToken{
 	{vendor: "Tencent Cloud", prefix: "AKID", class: alnum, min: 32, max: 36},
 	{vendor: "Dropbox", prefix: "sl.", class: dotted, min: 100},
 	{vendor: "Twitch", prefix: "oauth:", class: alnumLower, min: 30, max: 30},
+	{vendor: "Airtable", prefix: "pat", class: dotted, min: 79, max: 79, check: func(b string) bool {
+		return b[14] == '.' && mixedKey(b[:14]) && isHexRun(b[15:])
+	}},
+	{vendor: "Dynatrace", prefix: "dt0c01.", class: dotted, min: 89, max: 89, check: func(b string) bool { return b[24] == '.' }},
+	{vendor: "New Relic", prefix: "NRII-", class: b64url, min: 32, max: 32},
+	{vendor: "New Relic", prefix: "NRJS-", class: hexLower, min: 19, max: 19},
+	{vendor: "Braintree", prefix: "access_token$production$", class: dollarred, min: 49, max: 49, check: func(b string) bool { return b[16] == '$' }},
+	{vendor: "Braintree", prefix: "access_token$sandbox$", class: dollarred, min: 49, max: 49, check: func(b string) bool { return b[16] == '$' }},
+	{vendor: "Plaid", prefix: "access-production-", class: hexDash, min: 36, max: 36},
+	{vendor: "Plaid", prefix: "access-development-", class: hexDash, min: 36, max: 36},
+	{vendor: "Plaid", prefix: "access-sandbox-", class: hexDash, min: 36, max: 36},
+	{vendor: "HubSpot", prefix: "pat-na1-", class: hexDash, min: 36, max: 36},
+	{vendor: "HubSpot", prefix: "pat-eu1-", class: hexDash, min: 36, max: 36},
+	{vendor: "Render", prefix: "rnd_", class: alnum, min: 32, check: mixedKey},
+	{vendor: "Resend", prefix: "re_", class: b64url, min: 33, max: 33, check: func(b string) bool {
+		return b[8] == '_' && strings.IndexByte(b[9:], '_') < 0
+	}},
+	{vendor: "Pinecone", prefix: "pcsk_", class: b64url, min: 50, check: func(b string) bool { return b[5] == '_' }},
+	{vendor: "LangSmith", prefix: "lsv2_pt_", class: b64url, min: 43, max: 43},
+	{vendor: "LangSmith", prefix: "lsv2_sk_", class: b64url, min: 43, max: 43},
+	{vendor: "Voyage AI", prefix: "pa-", class: b64url, min: 40, check: mixedKey},
+	{vendor: "Cerebras", prefix: "csk-", class: alnumLower, min: 48, max: 48},
+	{vendor: "Fireworks AI", prefix: "fw_", class: alnum, min: 24, check: mixedKey},
+	{vendor: "1Password", prefix: "ops_eyJ", class: b64urlEq, min: 100},
+	{vendor: "CircleCI", prefix: "CCIPAT_", class: b64url, min: 40},
+	{vendor: "Buildkite", prefix: "bkua_", class: hexLower, min: 40, max: 40},
+	{vendor: "Sourcegraph", prefix: "sgp_", class: b64url, min: 40},
+	{vendor: "Adafruit IO", prefix: "aio_", class: alnum, min: 28, max: 28, check: mixedKey},
+	{vendor: "ReadMe", prefix: "rdme_", class: alnumLower, min: 64},
+	{vendor: "Prefect", prefix: "pnu_", class: alnum, min: 36, max: 36},
+	{vendor: "Duffel", prefix: "duffel_live_", class: b64url, min: 43},
+	{vendor: "Duffel", prefix: "duffel_test_", class: b64url, min: 43},
+	{vendor: "EasyPost", prefix: "EZAK", class: alnum, min: 54, max: 54},
+	{vendor: "EasyPost", prefix: "EZTK", class: alnum, min: 54, max: 54},
+	{vendor: "Flutterwave", prefix: "FLWSECK-", class: b64url, min: 34, check: func(b string) bool { return isHexRun(b[:32]) && b[32] == '-' }},
+	{vendor: "Flutterwave", prefix: "FLWSECK_TEST-", class: b64url, min: 34, check: func(b string) bool { return isHexRun(b[:32]) && b[32] == '-' }},
+	{vendor: "Typeform", prefix: "tfp_", class: b64url, min: 50},
+	{vendor: "AWS Bedrock", prefix: "ABSK", class: b64, min: 100},
+	{vendor: "Backblaze B2", prefix: "K00", class: b64, min: 28, max: 28, check: mixedKey},
+	{vendor: "Twitter / X app-only bearer", prefix: "AAAAAAAAAAAAAAAAAAAAA", class: pctB64, min: 50},
+	{vendor: "BIP-32 extended private key", prefix: "xprv", class: base58, min: 107, max: 108},
+	{vendor: "BIP-32 extended private key", prefix: "tprv", class: base58, min: 107, max: 108},
+	{vendor: "Nostr", prefix: "nsec1", class: bech32Lower, min: 58, max: 58},
 	{vendor: "Cloudflare Origin CA", prefix: "v1.0-", class: b64url, min: 171, max: 171, check: func(b string) bool {
 		return b[24] == '-' && isHexRun(b[:24]) && isHexRun(b[25:])
 	}},

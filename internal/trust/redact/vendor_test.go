@@ -31,6 +31,25 @@ func vendorSample(r *rand.Rand, v vendorToken, n int) string {
 			body[i] = "0123456789abcdef"[r.IntN(16)]
 		}
 		body[24] = '-'
+	case "Dynatrace":
+		body[24] = '.'
+	case "Airtable":
+		copy(body, "aB3")
+		for i := 15; i < len(body); i++ {
+			body[i] = "0123456789abcdef"[r.IntN(16)]
+		}
+		body[14] = '.'
+	case "Braintree":
+		body[16] = '$'
+	case "Resend":
+		body[8] = '_'
+	case "Pinecone":
+		body[5] = '_'
+	case "Flutterwave":
+		for i := range 32 {
+			body[i] = "0123456789abcdef"[r.IntN(16)]
+		}
+		body[32] = '-'
 	}
 	return v.prefix + string(body)
 }
