@@ -167,7 +167,7 @@ var shortOptions = map[string]struct {
 	"zip": {'P', false}, "unzip": {'P', false}, "7z": {'p', true}, "7za": {'p', true}, "rar": {'p', true}, "unrar": {'p', true},
 	"ssh-keygen": {'N', false}, "az": {'p', false}, "certutil": {'p', false}, "ipmitool": {'P', false},
 	"evil-winrm": {'p', false}, "crackmapexec": {'p', false}, "nxc": {'p', false},
-	"sshpass": {'p', false}, "redis-cli": {'a', false},
+	"sshpass": {'p', false}, "redis-cli": {'a', false}, "mosquitto_pub": {'P', false}, "mosquitto_sub": {'P', false},
 	"mysql": {'p', true}, "mysqldump": {'p', true}, "mysqladmin": {'p', true}, "mariadb": {'p', true}, "mariadb-dump": {'p', true},
 	"ldapsearch": {'w', false}, "ldapadd": {'w', false}, "ldapmodify": {'w', false}, "ldapdelete": {'w', false},
 	"ldapwhoami": {'w', false}, "ldappasswd": {'w', false}, "ldapcompare": {'w', false}, "ldapmodrdn": {'w', false},

@@ -63,7 +63,7 @@ func directiveAt(s string, i int) match {
 		plain = true
 		command := (strings.Contains(before, "mysqladmin") || strings.Contains(before, "nmcli")) &&
 			(commandOf(s, i) == "mysqladmin" || commandOf(s, i) == "nmcli")
-		if !command && !strings.HasPrefix(before, "login ") && !strings.Contains(before, " login ") && !strings.Contains(before, "\tlogin ") {
+		if !command && !netrcLogin(s, i, before) {
 			return noMatch
 		}
 	default:
@@ -81,6 +81,22 @@ func directiveAt(s string, i int) match {
 		return noMatch
 	}
 	return match{p: pConfigValue, at: i, start: start, end: j}
+}
+
+// netrcLogin reports whether the password directive at s[i], whose line
+// so far is before, follows a netrc login: on its line, or, when it
+// starts its line, on the line above (a netrc entry one token a line:
+// machine HOST, login USER, password PW).
+func netrcLogin(s string, i int, before string) bool {
+	if strings.HasPrefix(before, "login ") || strings.Contains(before, " login ") || strings.Contains(before, "\tlogin ") {
+		return true
+	}
+	if strings.TrimSpace(before) != "" || i-len(before) < 1 {
+		return false
+	}
+	above := s[max(0, i-len(before)-256) : i-len(before)-1]
+	above = strings.TrimSpace(above[strings.LastIndexByte(above, '\n')+1:])
+	return strings.HasPrefix(above, "login ") || strings.HasPrefix(above, "login\t")
 }
 
 // dsnPasswordAt matches the password of a Go database DSN without a

@@ -66,12 +66,23 @@ func lineBreakAt(s string, from int) match {
 			continue
 		}
 		a, b := s[left:leftEnd], s[nl+1:right]
+		if digestBeside(a, b) || digestBeside(b, a) {
+			continue // sha256:<digest> then "Status: ...": two words
+		}
 		if spansIn(a, false) != nil || spansIn(b, false) != nil || spansOf(a+b) == nil {
 			continue
 		}
 		return match{p: pJoined, at: left, start: left, end: right}
 	}
 	return noMatch
+}
+
+// digestBeside reports whether a is a hex digest (16 hexadecimal digits
+// or more) and b, across a line break from it, is not hexadecimal: a
+// token broken in two keeps its alphabet on both sides, a digest ends
+// its line and prose begins the next.
+func digestBeside(a, b string) bool {
+	return len(a) >= 16 && isHexRun(a) && !isHexRun(b)
 }
 
 // tokenByte marks the bytes that may be part of a token: ASCII letters

@@ -116,6 +116,9 @@ func literalsAt(s string, from int) match {
 		if m := sqlPasswordAt(s, prev); m.p >= 0 {
 			return m
 		}
+		if m := namedLiteralAt(s, prev); m.p >= 0 {
+			return m
+		}
 		cur, ok := nextLiteral(s, prev.close+1)
 		gap := ""
 		if ok {
@@ -175,9 +178,15 @@ func namedArgumentAt(s string, name, value strLit, gap string) match {
 }
 
 // sqlPasswordAt matches a literal in ' quotes, without blanks, after
-// SQL's IDENTIFIED BY or the word PASSWORD (any case): the value's span.
+// SQL's IDENTIFIED BY (or IDENTIFIED WITH a plugin BY, as MySQL and
+// ClickHouse write it), the word PASSWORD or MySQL's PASSWORD( function
+// (any case): the value's span.
 func sqlPasswordAt(s string, l strLit) match {
-	head := strings.TrimRight(s[max(0, l.open-32):l.open], " \t\n")
+	head := strings.TrimRight(s[max(0, l.open-64):l.open], " \t\n")
+	head = strings.TrimRight(strings.TrimSuffix(head, "("), " \t")
+	if hasSuffixFold(head, " by") {
+		head = pluginDropped(head)
+	}
 	for _, w := range [...]string{"identified by", "password"} {
 		if !hasSuffixFold(head, w) {
 			continue
@@ -192,6 +201,90 @@ func sqlPasswordAt(s string, l strLit) match {
 	return noMatch
 }
 
+// pluginDropped returns head, which ends with " by", without the
+// authentication plugin of an IDENTIFIED WITH plugin BY clause
+// (mysql_native_password, caching_sha2_password, plaintext_password,
+// sha256_password): "... identified by" then.
+func pluginDropped(head string) string {
+	rest := strings.TrimRight(head[:len(head)-len(" by")], " \t")
+	k := len(rest)
+	for k > 0 && isNameByte(rest[k-1]) {
+		k--
+	}
+	with := strings.TrimRight(rest[:k], " \t")
+	if k == len(rest) || !hasSuffixFold(with, "identified with") {
+		return head
+	}
+	return with[:len(with)-len(" with")] + " by"
+}
+
+// setterNames are what a call that hands a client its secret is named,
+// after an optional set or with (case and '_' aside): password("..."),
+// setPassword("..."), withApiKey("..."), .token("...").
+var setterNames = [...]string{"password", "passwd", "passphrase", "secret", "token", "apikey", "apitoken", "accesstoken", "authtoken", "clientsecret", "secretkey", "secretaccesskey", "privatekey"}
+
+// namedLiteralAt matches a literal that a secret's name gives its value
+// without an operator: the one argument of a call named after the
+// secret (builder.password("..."), config.setPassword("..."),
+// withApiKey("...")), a C macro's body (#define API_KEY "..."), and the
+// default a secret's read from the environment falls back on
+// (process.env.API_TOKEN || "...", ?? "...", os.environ.get("X") or
+// "...", cmp.Or(os.Getenv("DB_PASSWORD"), "...")). The literal is one
+// word shaped like a secret (secretShaped): the value's span.
+func namedLiteralAt(s string, l strLit) match {
+	v := s[l.open+1 : l.close]
+	if s[l.open] == '`' || strings.ContainsAny(v, " \t\n") || !secretShaped(v) {
+		return noMatch
+	}
+	head := strings.TrimRight(s[max(0, l.open-128):l.open], " \t\n")
+	ok := false
+	switch {
+	case strings.HasSuffix(head, "("):
+		k := skipBlanks(s, l.close+1)
+		ok = k < len(s) && s[k] == ')' && isSetterName(lastName(head[:len(head)-1]))
+	case strings.HasSuffix(head, "||"), strings.HasSuffix(head, "??"), hasSuffixFold(head, " or"):
+		expr := strings.TrimRight(strings.TrimRight(head, "|?rRoO"), " \t")
+		ok = nameKind(lastName(strings.TrimRight(expr, "\"')]"))) == pAssignment
+	case strings.HasSuffix(head, "),"):
+		expr := strings.TrimRight(head[:len(head)-2], "\"'")
+		ok = containsFold(expr, "env") && nameKind(lastName(expr)) == pAssignment
+	default:
+		name := lastName(head)
+		ok = name != "" && strings.HasSuffix(strings.TrimRight(head[:len(head)-len(name)], " \t"), "#define") && nameKind(name) == pAssignment
+	}
+	if !ok {
+		return noMatch
+	}
+	return match{p: pAssignment, at: l.open, start: l.open + 1, end: l.close}
+}
+
+// lastName returns the name (ASCII letters, digits and '_') that ends s.
+func lastName(s string) string {
+	k := len(s)
+	for k > 0 && isASCIIWord(s[k-1]) {
+		k--
+	}
+	return s[k:]
+}
+
+// isSetterName reports whether name, without an optional set or with in
+// front and '_' inside, is one of setterNames (any case).
+func isSetterName(name string) bool {
+	n := strings.ReplaceAll(name, "_", "")
+	for _, verb := range [...]string{"set", "with"} {
+		if len(n) > len(verb) && hasPrefixFold(n, verb) {
+			n = n[len(verb):]
+			break
+		}
+	}
+	for _, w := range setterNames {
+		if strings.EqualFold(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // basicAuthPairAt matches a pair of literals, user and password, given
 // to an HTTP client as its basic-auth credentials: in parentheses, the
 // pair alone in them, after auth= or auth: (a Python tuple, as requests
@@ -204,7 +297,9 @@ func basicAuthPairAt(s string, user, pw strLit, gap string) match {
 	if strings.TrimSpace(gap) != "," || s[user.open] == '`' || s[pw.open] == '`' {
 		return noMatch
 	}
-	if k := skipBlanks(s, pw.close+1); k >= len(s) || s[k] != ')' {
+	k := skipBlanks(s, pw.close+1)
+	k += len(charArray(s[k:])) // Java's "...".toCharArray()
+	if k >= len(s) || s[k] != ')' {
 		return noMatch
 	}
 	head := strings.TrimRight(s[max(0, user.open-64):user.open], " \t")
@@ -218,6 +313,16 @@ func basicAuthPairAt(s string, user, pw strLit, gap string) match {
 	return match{p: pAssignment, at: user.open, start: pw.open + 1, end: pw.close}
 }
 
+// charArray returns ".toCharArray()" when s starts with it (a Java
+// password handed over as a char[]), or "".
+func charArray(s string) string {
+	const call = ".toCharArray()"
+	if strings.HasPrefix(s, call) {
+		return call
+	}
+	return ""
+}
+
 // basicAuthCall reports whether head, the text before a '(', ends with
 // what hands an HTTP client a basic-auth pair: auth= or auth: (the
 // keyword argument or key named auth, any case, as a word, quoted or not) or a name
@@ -227,7 +332,7 @@ func basicAuthCall(head string) bool {
 		name := strings.TrimRight(head[:n-1], " \t\"'")
 		return hasSuffixFold(name, "auth") && (len(name) == 4 || !isASCIIWord(name[len(name)-5]))
 	}
-	for _, w := range [...]string{"basicauth", "digestauth"} {
+	for _, w := range [...]string{"basicauth", "digestauth", "networkcredential", "passwordauthentication"} {
 		if hasSuffixFold(head, w) {
 			return true
 		}

@@ -32,12 +32,49 @@ import (
 )
 
 // knownMisses3 are secret samples of this probe the battery lets through
-// today, by name, with why.
-var knownMisses3 = map[string]string{}
+// today, by name, with why (written from the matchers, after the exam).
+var knownMisses3 = map[string]string{
+	// A name and a value with no operator between them.
+	"nginx/proxy-set-header-api-key": "proxy_set_header NAME VALUE;: a blank between name and value; flagged by its api_key keyword, the value kept",
+	"apache/setenv":                  "SetEnv NAME VALUE: a blank between name and value, no operator",
+	"cli/aws-ssm-securestring":       "the value of --value, which names no secret (--type SecureString and the parameter's path do); flagged by the keyword",
+	"cli/gh-secret-set-body":         "gh secret set NAME --body VALUE: --body names no secret",
+	"cli/openssl-passwd":             "openssl passwd's plain argument: flagged by its keyword, the value kept",
+	"redis/auth-command":             "Redis's AUTH user password: a command word, not a name",
+	"redis/acl-setuser":              "Redis ACL's >password rule: an operator of its own",
+	"words/api-token-arrow":          "-> is not an assignment operator",
+	// A password without any name next to it.
+	"java/drivermanager-positional":     "the third positional argument of DriverManager.getConnection: no name next to it",
+	"php/pdo-positional":                "the third positional argument of new PDO: no name next to it",
+	"perl/my-pass":                      "the third positional argument of DBI->connect: no name next to it",
+	"jdbc/oracle-thin-user-slash":       "Oracle's user/password@host inside a JDBC URL: read after sqlplus only",
+	"sql/oracle-identified-by-unquoted": "Oracle's unquoted IDENTIFIED BY password: only a quoted literal is read after IDENTIFIED BY",
+	"cli/wandb-login":                   "wandb login and 40 hex digits: an unnamed argument that a git SHA shares the shape of",
+	"recovery/github-codes":             "recovery codes (xxxxx-xxxxx in hex), one a line, no name next to each",
+	"words/value-before-keyword":        "the value before the word for it (use X as the password): a value is read after its name only",
+	"words/value-is-the-password":       "X is the new admin password: a value is read after its name only",
+	"markdown/key-value-table":          "a table whose rows name the secret (| API_SECRET | value |): only a column under a header that names one is read",
+	// Names the battery does not take as a secret's.
+	"ini/odbc-ini-dsn":        "PWD = in an odbc.ini section: PWD names a password only after ';', '?' or '&' (else it is the shell's working directory)",
+	"url/query-firebase-auth": "auth= is too generic a name to call its value a secret",
+	"words/japanese-ango":     "暗号 is a cipher or a code as often as a password: not one of the words for it",
+	// Shapes not learnt.
+	"vendor/newrelic-license":      "a New Relic license key has a suffix (NRAL) and no prefix",
+	"vendor/salesforce-session":    "a Salesforce session id starts with digits (00D...!); vendor prefixes start with a letter",
+	"key/tor-onion-service":        "ED25519-V3: and base64, a Tor key file's prefix, not learnt",
+	"ovpn/inline-key-and-tls-auth": "OpenVPN's static key block (BEGIN OpenVPN Static key V1) of hex lines names no private key; the PEM key above it is caught",
+	"k8s/keystore-p12-data":        "a PKCS#12 keystore in base64 is binary once decoded; flagged by its keystore keyword, the value kept",
+	"html/quot-entities":           "&quot; (a named entity) is not unescaped, and the blank inside the JSON splits the run",
+}
 
 // knownFalsePositives3 are benign samples of this probe the battery
 // changes or flags today, by name, with why.
-var knownFalsePositives3 = map[string]string{}
+var knownFalsePositives3 = map[string]string{
+	"id/sealed-cookie-ga":   "a Cookie header's value is taken whole (a session id is a credential); analytics cookies alone are not told apart",
+	"id/stripe-publishable": "the reference's stripe_sk pattern ([sprk]k_(live|test)_) takes publishable keys too; it is the cross-implementation contract",
+	"id/mapbox-public":      "the reference's jwt pattern (eyJ...) matches a Mapbox public token's body; the cross-implementation contract",
+	"placeholder/changeme":  "changeme is taken as a (weak) password by design: TestSupersetCatches wants db.password=changeme redacted",
+}
 
 // rt3Bech32 is the bech32 data alphabet.
 const rt3Bech32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
@@ -704,7 +741,7 @@ func redTeam3Benign() []rtBenign {
 	add("cli/7z-compression", false, "7z a -mx9 -mmt4 archive.7z ./dist")
 	add("cli/mount-credentials-file", true, "mount -t cifs //fs01/backup /mnt/backup -o credentials=/root/.smbcred,vers=3.0")
 	add("cli/xfreerdp-no-password", false, "xfreerdp /v:10.0.0.20 /u:Administrator /size:1920x1080 /cert:ignore")
-	add("cli/keytool-list", false, "keytool -list -v -keystore truststore.jks")
+	add("cli/keytool-list", true, "keytool -list -v -keystore truststore.jks")
 	add("cli/ssh-keygen-empty-N", false, "ssh-keygen -t ed25519 -f ~/.ssh/ci -N '' -C ci")
 	add("cli/curl-data-json", false, `curl -X POST https://api.acme.io/v1/jobs -d '{"name":"nightly","cron":"0 3 * * *"}'`)
 	add("cli/gpg-list-keys", false, "gpg --list-secret-keys --keyid-format=long")
@@ -740,6 +777,35 @@ func redTeam3Benign() []rtBenign {
 	add("nginx/proxy-pass-headers", true, "proxy_set_header X-Real-IP $remote_addr;\nproxy_set_header Authorization $http_authorization;")
 	add("properties/no-secret", false, "server.port=8080\nspring.jpa.hibernate.ddl-auto=validate\nlogging.level.root=INFO")
 	add("xml/pom-dependency", false, "<dependency>\n  <groupId>org.postgresql</groupId>\n  <artifactId>postgresql</artifactId>\n  <version>42.7.3</version>\n</dependency>")
+
+	// Near misses of the classes the battery learnt from this probe.
+	add("near/vendor-prefix-words", false, "run patchelf on the path, then fw_update_interval_secs=30, rnd_seed=42, aio_read() and re_compile_patterns; the pa-system and K001 units")
+	add("near/vendor-prefixes-named", false, "Render keys start with rnd_, Pinecone's with pcsk_, LangSmith's with lsv2_pt_ and Buildkite's with bkua_.")
+	add("id/airtable-object-ids", false, "base app"+g.str(rtAlnum, 14)+", table tbl"+g.str(rtAlnum, 14)+", record rec"+g.str(rtAlnum, 14))
+	add("id/plaid-item-id", false, `{"item_id":"`+g.str(rtAlnum, 37)+`","institution_id":"ins_109508"}`)
+	add("docs/xprv-vs-xpub", false, "Never paste an xprv anywhere; an xpub only lets a wallet watch addresses.")
+	add("sql/identified-with-plugin-only", false, "ALTER USER 'app'@'%' IDENTIFIED WITH caching_sha2_password;")
+	add("sql/password-function-bind", true, "SELECT user FROM mysql.user WHERE authentication_string = PASSWORD(@candidate);")
+	add("code/get-password-two-args", true, `pw, err := keyring.Get("bourdon", "default") // the password, from the OS keyring`)
+	add("code/setter-from-env", true, `config.setPassword(System.getenv("DB_PASSWORD"));`)
+	add("code/with-token-placeholder", true, `client := api.New().WithToken("<token>")`)
+	add("code/setter-not-a-secret", false, `field.setPasswordVisible(true); field.setHint("at least 12 characters");`)
+	add("code/env-default-host", true, `const host = process.env.DB_HOST || "db.internal.acme.io";`)
+	add("code/env-default-empty", true, `const token = process.env.API_TOKEN || "";`)
+	add("code/define-non-secret", false, "#define API_VERSION \"v2.1.0\"\n#define TOKEN_TTL \"3600s\"")
+	add("code/network-credential-variables", true, "client.Credentials = new NetworkCredential(user, password);")
+	add("yaml/cloudformation-ref", true, "MasterUsername: admin\nMasterUserPassword: !Ref DBPassword")
+	add("yaml/block-scalar-placeholder", true, "password: >-\n  ${DB_PASSWORD}\n")
+	add("shell/expansion-error-message", true, `curl -H "Authorization: Bearer ${API_TOKEN:?API_TOKEN must be set}" https://api.acme.io`)
+	add("markdown/bold-label-prose", true, "**Password:** see the team vault\n**Token**: rotated monthly")
+	add("env/pwd-is-a-directory", false, "PWD=/home/ops/src\nOLDPWD=/home/ops\n{\"pwd\": \"/var/lib/app\"}")
+	add("yaml/image-pull-secret", false, "imagePullSecret: regcred\nexistingSecret: grafana-admin")
+	add("id/urn-secret-field", false, "resource urn:acme:secret:db-primary is managed by terraform")
+	add("hash/sha1-then-header", false, "sha1: "+g.str(rtHex, 40)+"\nSize: 12345 bytes")
+	add("base64/long-blob-json", false, `{"thumbnail":"`+g.str(rtB64, 400)+`"}`)
+	add("prose/persian-forgot", true, "رمز عبور خود را فراموش کرده اید؟ با پشتیبانی تماس بگیرید.")
+	add("words/passcode-required", true, "the passcode is required to unlock the app")
+	add("env/access-key-placeholder", false, "access_key: ${S3_ACCESS_KEY}\nsecret_key: ${S3_SECRET_KEY}")
 	add("toml/cargo-manifest", false, "[package]\nname = \"acme-cli\"\nversion = \"0.4.2\"\nedition = \"2021\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }")
 	return out
 }

@@ -185,9 +185,13 @@ func assignmentAt(s string, i int) match {
 	}
 	// The name.
 	k := i
+	if op == '=' && k > 0 && s[k-1] == '?' {
+		k-- // a Makefile's ?=
+	}
 	for k > 0 && i-k < 4 && (s[k-1] == ' ' || s[k-1] == '\t') {
 		k--
 	}
+	k -= emphasisBefore(s, k) // **Password**: ...
 	if k > 0 && (s[k-1] == '"' || s[k-1] == '\'') {
 		k--
 		if k > 0 && s[k-1] == '\\' {
@@ -201,12 +205,25 @@ func assignmentAt(s string, i int) match {
 	if k > 0 && isNameByte(s[k-1]) {
 		return noMatch // longer than a name
 	}
+	if op == ':' && k > 0 && s[k-1] == ':' {
+		return noMatch // a field of a colon-separated name: arn:aws:...:secret:prod/db
+	}
+	if psqlVariable(s, i) {
+		return noMatch // PASSWORD :'app_password'
+	}
+	expansion := k >= 2 && s[k-2:k] == "${" // ${DB_PASSWORD:-default}
+	if expansion {
+		if op != ':' || j >= len(s) || s[j] != '-' && s[j] != '=' {
+			return noMatch
+		}
+		j++
+	}
 	p := nameKind(s[k:nameEnd])
 	if p < 0 && k > 1 && s[k-1] == ' ' && isKeyWord(s[k:nameEnd]) && twoWordName(s, k, nameEnd) {
 		p = pAssignment // private key: ...
 	}
-	if p < 0 && k > 0 && s[k-1] == ';' && strings.EqualFold(s[k:nameEnd], "pwd") {
-		p = pAssignment // a connection string's PWD (not the shell's PWD=/home/me)
+	if p < 0 && strings.EqualFold(s[k:nameEnd], "pwd") && pwdNamesPassword(s, k, op, j) {
+		p = pAssignment // a connection string's PWD, a form's pwd= (not the shell's PWD=/home/me)
 	}
 	if p < 0 && op == '=' && strings.EqualFold(s[k:nameEnd], "value") && attributeNamesSecret(s, k) {
 		p = pConfigValue // <add key="DbPassword" value="...">
@@ -234,8 +251,14 @@ func assignmentAt(s string, i int) match {
 	}
 	// The value.
 	spaced := s[i-1] == ' ' || s[i-1] == '\t' // i > 0: a name was found
+	if n := emphasisBefore(s, k); n > 0 && strings.HasPrefix(s[j:], s[k-n:k]) {
+		j += n // **Password:** ...
+	}
 	for j < len(s) && j-i < 8 && (s[j] == ' ' || s[j] == '\t') {
 		j, spaced = j+1, true
+	}
+	if op == ':' {
+		j = blockScalarValue(s, k, j) // password: |, then the value on the next line
 	}
 	start, end, quoted := j, j, false
 	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
@@ -275,6 +298,80 @@ func assignmentAt(s string, i int) match {
 		return noMatch // "PASS: 12 tests": a label, not a setting
 	}
 	return match{p: p, at: i, start: start, end: end}
+}
+
+// psqlVariable reports whether the ':' at s[i] opens a psql variable
+// quoted as a literal (:'name', :"name"): a blank before it, a quote
+// right after it.
+func psqlVariable(s string, i int) bool {
+	return s[i] == ':' && i > 0 && s[i-1] == ' ' && i+1 < len(s) && (s[i+1] == '\'' || s[i+1] == '"')
+}
+
+// emphasisBefore returns the length of the markdown emphasis (**, __,
+// * or _) that ends at s[k], before a bold or italic name: 0 when there
+// is none.
+func emphasisBefore(s string, k int) int {
+	switch {
+	case k >= 2 && (s[k-2:k] == "**" || s[k-2:k] == "__"):
+		return 2
+	case k >= 1 && s[k-1] == '*':
+		return 1
+	}
+	return 0
+}
+
+// pwdNamesPassword reports whether pwd, the name that starts at s[k]
+// before the operator whose value starts at s[j], is a password's and
+// not the shell's working directory (PWD=/home/me): a connection
+// string's ;PWD=, a query string's or a form body's pwd= (after ? or
+// &), or a quoted value after pwd: (MongoDB's createUser) that is no
+// path.
+func pwdNamesPassword(s string, k int, op byte, j int) bool {
+	switch {
+	case k > 0 && isOneOf(s[k-1], ";?&"):
+		return true
+	}
+	if j = skipBlanks(s, j); op == ':' && j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		return j+1 < len(s) && s[j+1] != '/' && s[j+1] != '~'
+	}
+	return false
+}
+
+// blockScalarValue returns where the value of a YAML key whose value
+// would start at s[j] starts: at the first line of a block scalar when
+// s[j:] is one's indicator (|, >, |-, >+, |2, ...) ending its line, and
+// that line is indented deeper than the key's, which starts at s[k];
+// j itself otherwise.
+func blockScalarValue(s string, k, j int) int {
+	if j >= len(s) || s[j] != '|' && s[j] != '>' {
+		return j
+	}
+	e := j + 1
+	for e < len(s) && e-j < 4 && (s[e] == '-' || s[e] == '+' || isDigit(s[e])) {
+		e++
+	}
+	indicated := e
+	e = skipBlanks(s, e)
+	if e > indicated && e < len(s) && s[e] != '\n' && s[e] != '\r' && s[e] != '#' {
+		return e // the block's line joined to the key's (white space collapsed)
+	}
+	if e < len(s) && s[e] == '\r' {
+		e++
+	}
+	if e >= len(s) || s[e] != '\n' {
+		return j
+	}
+	line := strings.LastIndexByte(s[:k], '\n') + 1
+	keyIndent := k - line
+	for line < k && (s[line] == ' ' || s[line] == '-') {
+		line++ // a list item's dash indents its key too
+	}
+	keyIndent = max(keyIndent, line-strings.LastIndexByte(s[:k], '\n')-1)
+	v := skipBlanks(s, e+1)
+	if v-(e+1) <= keyIndent || v >= len(s) || s[v] == '\n' {
+		return j
+	}
+	return v
 }
 
 // onAzureFunctionsHost reports whether the URL whose query's '?' or '&'
@@ -438,7 +535,7 @@ func nameKind(name string) int {
 		if hasSuffixFold(name, "sharedaccesssignature") {
 			return pAzureKey
 		}
-		if hasSuffixFold(name, "passphrase") || hasSuffixFold(name, "secret_key_base") {
+		if hasSuffixFold(name, "passphrase") || hasSuffixFold(name, "passcode") || hasSuffixFold(name, "secret_key_base") {
 			return pAssignment
 		}
 	case 'd':
@@ -446,7 +543,7 @@ func nameKind(name string) int {
 			return pAssignment
 		}
 	case 't':
-		if hasSuffixFold(name, "secret") || isPATName(name) {
+		if hasSuffixFold(name, "secret") && !namesSecretObject(name) || isPATName(name) {
 			return pAssignment
 		}
 	case 'n':
@@ -489,6 +586,15 @@ func nameKind(name string) int {
 	return -1
 }
 
+// namesSecretObject reports whether name, ending with secret, names the
+// Kubernetes Secret a chart or manifest reads a credential from
+// (existingSecret, auth.existing_secret, imagePullSecret): its value is
+// the object's name, not the credential.
+func namesSecretObject(name string) bool {
+	head := strings.TrimRight(name[:len(name)-len("secret")], "_-.")
+	return hasSuffixFold(head, "existing") || hasSuffixFold(head, "pull")
+}
+
 // isPATName reports whether name, in upper case, names a personal
 // access token: PAT, or ending with _PAT, -PAT or .PAT
 // (AZURE_DEVOPS_EXT_PAT, GH_PAT). In lower case pat is as often a
@@ -519,9 +625,10 @@ func namesSecret(v string) bool {
 
 // keyName says whether a name ending with key (or keys), of which head
 // is the rest, names a secret: a key after secret, private, api,
-// signing, encryption, master, auth or app.
+// signing, encryption, master, auth, app, function or access (an API's
+// access_key=, as a query string gives it).
 func keyName(head string) int {
-	for _, w := range [...]string{"secret", "private", "api", "signing", "encryption", "master", "auth", "app", "function"} {
+	for _, w := range [...]string{"secret", "private", "api", "signing", "encryption", "master", "auth", "app", "function", "access"} {
 		if containsFold(head, w) {
 			return pAssignment
 		}
@@ -655,6 +762,34 @@ func plausibleValue(v string, p int, op byte, quoted, spaced bool) bool {
 		if op == '=' && spaced && (isExpression(v) || isCmdletName(v)) {
 			return false // token = await, password = cfg.Password, $pw = ConvertTo-SecureString: code
 		}
+		if isOpenedExpression(v) || isMemberOfLowerRoot(v) {
+			return false // password=os.environ["X"], password: process.env.DB_PASSWORD: code
+		}
+	}
+	return true
+}
+
+// isOpenedExpression reports whether v is an expression cut where an
+// index or a call opens (request.form[, os.environ[, getpass(): the
+// quote of its argument ended the value), without a digit.
+func isOpenedExpression(v string) bool {
+	n := len(v)
+	return n > 1 && (v[n-1] == '[' || v[n-1] == '(') && isExpression(v[:n-1])
+}
+
+// isMemberOfLowerRoot reports whether v is a member expression whose
+// root is a lower-case word (process.env.DB_PASSWORD, settings.SECRET,
+// cfg.auth.token), without a digit: code, as a secret is seldom two
+// words joined by a dot with no digit.
+func isMemberOfLowerRoot(v string) bool {
+	root, rest, ok := strings.Cut(v, ".")
+	if !ok || root == "" || rest == "" || !isExpression(v) || strings.IndexByte(v, '(') >= 0 {
+		return false
+	}
+	for i := 0; i < len(root); i++ {
+		if root[i] < 'a' || root[i] > 'z' {
+			return false
+		}
 	}
 	return true
 }
@@ -715,6 +850,13 @@ func isPlaceholder(v string) bool {
 	switch v[0] {
 	case '$', '<', '{', '[', '%', '(', '#', '*':
 		return true
+	case '!', '@', ':':
+		if len(v) > 1 && (onlyLetters(strings.Trim(v[1:], "!_")) || isExpression(v[1:])) {
+			return true // a YAML tag (!vault, !Ref), a bind parameter (@password, :name)
+		}
+	}
+	if strings.HasPrefix(v, "ENC[") {
+		return true // a value sops encrypted
 	}
 	for _, ref := range secretRefs {
 		if hasPrefixFold(v, ref) {
@@ -947,8 +1089,11 @@ func pemBodyAt(s string, from int) match {
 		if afterEscape(s, i+1) && isPEMLine(s, i+1, j) {
 			return match{p: pPEMBody, at: i + 1, start: i + 1, end: pemTail(s, j)}
 		}
-		// A line at the end of a path (a URI names a resource by it).
-		for k := j - pemMinLine; k >= max(i+1, j-pemMaxLine); k-- {
+		// A line at the end of a path (a URI names a resource by it);
+		// not the tail of one long run of base64 after a blank, a quote,
+		// '=' or ':' (kubeconfig's certificate-authority-data), whose
+		// '/' are base64 digits.
+		for k := j - pemMinLine; inPath(s, i) && k >= max(i+1, j-pemMaxLine); k-- {
 			if s[k-1] == '/' && isPEMLine(s, k, j) {
 				return match{p: pPEMBody, at: k, start: k, end: pemTail(s, j)}
 			}
@@ -956,6 +1101,13 @@ func pemBodyAt(s string, from int) match {
 		i = j
 	}
 	return noMatch
+}
+
+// inPath reports whether the base64 run that starts at s[i] may be a
+// path: it starts with '/', or goes on from text that is no blank, quote,
+// '=' or ':' (a host name's last label).
+func inPath(s string, i int) bool {
+	return s[i] == '/' || i > 0 && !isSpaceByte(s[i-1]) && !isOneOf(s[i-1], "\"'=:")
 }
 
 // runAt returns the first run of n bytes or more of class at or after i,

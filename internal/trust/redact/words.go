@@ -277,12 +277,15 @@ var passwordWords = [...]passwordWord{
 	{"Indonesian and Malay", []string{"kata sandinya", "kata sandi", "kata laluan"}, []string{"adalah", "ialah", "yaitu", "yakni"}, true, nil},
 	{"Russian", []string{"пароль", "пароля"}, []string{"—", "–", "-", "это"}, true, nil},
 	{"Chinese", []string{"密码", "密碼"}, []string{"是", "为", "為"}, false, nil},
-	{"Japanese", []string{"パスワード"}, []string{"は"}, false, nil},
+	{"Japanese", []string{"パスワード", "パスコード", "暗証番号"}, []string{"は"}, false, nil},
 	{"Korean", []string{"비밀번호"}, []string{"는", "가"}, false, nil},
 	{"Greek", []string{"κωδικός πρόσβασης", "κωδικός"}, []string{"είναι"}, true, nil},
 	{"Arabic", []string{"كلمة المرور", "كلمة السر"}, []string{"هي", "هو"}, true, nil},
 	{"Hindi", []string{"पासवर्ड"}, []string{"है"}, true, nil},
 	{"Vietnamese", []string{"mật khẩu"}, []string{"là"}, true, nil},
+	{"Thai", []string{"รหัสผ่าน"}, []string{"คือ"}, true, nil},
+	{"Hebrew", []string{"הסיסמה", "סיסמה", "הסיסמא", "סיסמא"}, []string{"היא", "הוא"}, true, nil},
+	{"Persian", []string{"رمز عبور", "گذرواژه"}, nil, true, nil},
 }
 
 // localizedFirst[c] lists the indexes in passwordWords of the words with
@@ -480,7 +483,7 @@ func localizedValueAt(s string, i, j int, w *passwordWord) match {
 		op, n = '=', len("＝")
 	}
 	if op != 0 {
-		if strings.HasPrefix(s[k+n:], "//") || op == ':' && strings.HasPrefix(s[k+n:], ":") {
+		if strings.HasPrefix(s[k+n:], "//") || op == ':' && strings.HasPrefix(s[k+n:], ":") || psqlVariable(s, k) {
 			return noMatch
 		}
 		v := skipBlanks(s, k+n)
