@@ -47,7 +47,7 @@ func xmlSecretAt(s string, i int) match {
 // connect SSID password PSK). The span is the value.
 func directiveAt(s string, i int) match {
 	word := i
-	for word < len(s) && isASCIILetter(s[word]) {
+	for word < len(s) && (isASCIILetter(s[word]) || s[word] == '_') {
 		word++
 	}
 	// The line so far, 256 bytes at most.
@@ -66,6 +66,8 @@ func directiveAt(s string, i int) match {
 		if !command && !netrcLogin(s, i, before) {
 			return noMatch
 		}
+	case isNamingDirective(w):
+		return namedDirectiveAt(s, word, w, strings.TrimSpace(before) == "")
 	default:
 		return noMatch
 	}
@@ -81,6 +83,67 @@ func directiveAt(s string, i int) match {
 		return noMatch
 	}
 	return match{p: pConfigValue, at: i, start: start, end: j}
+}
+
+// isNamingDirective reports whether w is a configuration directive
+// that sets a variable or a header by its name and value, a blank
+// between them: Apache's SetEnv and RequestHeader (set, append, add),
+// nginx's proxy_set_header, a Dockerfile's ENV NAME VALUE (in upper
+// case).
+func isNamingDirective(w string) bool {
+	return w == "ENV" || w == "proxy_set_header" || strings.EqualFold(w, "setenv") || strings.EqualFold(w, "requestheader")
+}
+
+// namedDirectiveAt matches the value of the naming directive w that ends
+// at s[word]: its name must name a secret as secret_assignment's names
+// do (SetEnv DB_PASS ..., proxy_set_header X-Api-Key ...;), and its
+// value, quoted or up to a blank or ';', must be a literal (not
+// $host, nor a placeholder); away from a line's start (in a field, or
+// in prose) it must look like a secret. The span is the value.
+func namedDirectiveAt(s string, word int, w string, lineStart bool) match {
+	k := skipBlanks(s, word)
+	if k == word {
+		return noMatch
+	}
+	if strings.EqualFold(w, "requestheader") {
+		action := k
+		for k < len(s) && isASCIILetter(s[k]) {
+			k++
+		}
+		if a := s[action:k]; !strings.EqualFold(a, "set") && !strings.EqualFold(a, "append") && !strings.EqualFold(a, "add") {
+			return noMatch
+		}
+		k = skipBlanks(s, k)
+	}
+	name := k
+	for k < len(s) && k-name < maxNameLen && isNameByte(s[k]) {
+		k++
+	}
+	if nameKind(s[name:k]) != pAssignment {
+		return noMatch
+	}
+	start := skipBlanks(s, k)
+	if start == k || start >= len(s) {
+		return noMatch
+	}
+	end, quoted := start, false
+	if q := s[start]; q == '"' || q == '\'' {
+		start, quoted = start+1, true
+		end = strings.IndexByte(s[start:min(len(s), start+maxValueLen)], q)
+		if end < 0 {
+			return noMatch
+		}
+		end += start
+	} else {
+		for end < len(s) && end-start < maxValueLen && !isSpaceByte(s[end]) && s[end] != ';' {
+			end++
+		}
+	}
+	v := s[start:end]
+	if !plausibleValue(v, pAssignment, '=', quoted, false) || !lineStart && !secretShaped(v) {
+		return noMatch
+	}
+	return match{p: pConfigValue, at: word, start: start, end: end}
 }
 
 // netrcLogin reports whether the password directive at s[i], whose line

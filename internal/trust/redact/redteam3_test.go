@@ -35,14 +35,12 @@ import (
 // today, by name, with why (written from the matchers, after the exam).
 var knownMisses3 = map[string]string{
 	// A name and a value with no operator between them.
-	"nginx/proxy-set-header-api-key": "proxy_set_header NAME VALUE;: a blank between name and value; flagged by its api_key keyword, the value kept",
-	"apache/setenv":                  "SetEnv NAME VALUE: a blank between name and value, no operator",
-	"cli/aws-ssm-securestring":       "the value of --value, which names no secret (--type SecureString and the parameter's path do); flagged by the keyword",
-	"cli/gh-secret-set-body":         "gh secret set NAME --body VALUE: --body names no secret",
-	"cli/openssl-passwd":             "openssl passwd's plain argument: flagged by its keyword, the value kept",
-	"redis/auth-command":             "Redis's AUTH user password: a command word, not a name",
-	"redis/acl-setuser":              "Redis ACL's >password rule: an operator of its own",
-	"words/api-token-arrow":          "-> is not an assignment operator",
+	"cli/aws-ssm-securestring": "the value of --value, which names no secret (--type SecureString and the parameter's path do); flagged by the keyword",
+	"cli/gh-secret-set-body":   "gh secret set NAME --body VALUE: --body names no secret",
+	"cli/openssl-passwd":       "openssl passwd's plain argument: flagged by its keyword, the value kept",
+	"redis/auth-command":       "Redis's AUTH user password: a command word, not a name",
+	"redis/acl-setuser":        "Redis ACL's >password rule: an operator of its own",
+	"words/api-token-arrow":    "-> is not an assignment operator",
 	// A password without any name next to it.
 	"java/drivermanager-positional":     "the third positional argument of DriverManager.getConnection: no name next to it",
 	"php/pdo-positional":                "the third positional argument of new PDO: no name next to it",
@@ -445,6 +443,8 @@ func redTeam3Secrets() []rtSecret {
 	add("shell/parameter-default", `psql "host=db user=app password=${DB_PASSWORD:-`+shDefault+`}"`, shDefault)
 	dockerEnv := g.str(rtAlnum, 40)
 	add("dockerfile/env-token", "FROM node:22-alpine\nENV API_TOKEN="+dockerEnv+"\nRUN npm ci", dockerEnv)
+	dockerLegacy := g.str(rtAlnum, 40)
+	add("dockerfile/env-legacy-blank", "FROM python:3.12-slim\nENV SENTRY_AUTH_TOKEN "+dockerLegacy+"\nRUN pip install -r requirements.txt", dockerLegacy)
 	dockerArg := g.pw(16)
 	add("dockerfile/arg-default", "ARG DB_PASSWORD="+dockerArg+"\nRUN ./migrate.sh", dockerArg)
 	makePw := g.pw(16)
@@ -806,6 +806,10 @@ func redTeam3Benign() []rtBenign {
 	add("prose/persian-forgot", true, "رمز عبور خود را فراموش کرده اید؟ با پشتیبانی تماس بگیرید.")
 	add("words/passcode-required", true, "the passcode is required to unlock the app")
 	add("env/access-key-placeholder", false, "access_key: ${S3_ACCESS_KEY}\nsecret_key: ${S3_SECRET_KEY}")
+	add("apache/setenv-plain", false, "<VirtualHost *:443>\n  SetEnv APP_ENV production\n  SetEnv TOKEN_TTL 3600\n</VirtualHost>")
+	add("dockerfile/env-legacy-plain", false, "ENV NODE_ENV production\nENV PATH /usr/local/bin:$PATH")
+	add("prose/setenv-named-no-value", false, "use SetEnv DB_PASS from the vault include, not inline")
+	add("nginx/proxy-set-header-variable-key", true, "proxy_set_header X-Api-Key $api_key_from_map;")
 	add("toml/cargo-manifest", false, "[package]\nname = \"acme-cli\"\nversion = \"0.4.2\"\nedition = \"2021\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }")
 	return out
 }

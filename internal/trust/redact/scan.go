@@ -390,7 +390,8 @@ func wordStartCandidates(t string) uint64 {
 			bit(hasPrefixFold(t, "convertto-securestring") || c1 == 'h' && strings.HasPrefix(t, "chpasswd"), pCLICredential) |
 			bit(hasPrefixFold(t, "cookie"), pCookie)
 	case 'e':
-		m |= bit(strings.HasPrefix(t, "eyJ"), pJWT)
+		m |= bit(strings.HasPrefix(t, "eyJ"), pJWT) |
+			bit(strings.HasPrefix(t, "ENV "), pConfigValue)
 	case 'g':
 		m |= bit(len(t) >= 4 && t[0] == 'g' && t[1] == 'h' && isOneOf(t[2], "pousr") && t[3] == '_', pGitHubToken) |
 			bit(strings.HasPrefix(t, "github_pat_"), pGitHubPAT) |
@@ -421,17 +422,19 @@ func wordStartCandidates(t string) uint64 {
 			bit(hasPrefixFold(t, "pass") || c1|0x20 == 'w', pSpokenAssignment) |
 			bit(c1 == 'a' && strings.HasPrefix(t, "passwd"), pCLICredential) |
 			bit(strings.HasPrefix(t, puttyPrivateHeader), pPuTTYKey) |
-			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t)
+			bit(sepFold(t, "private", 'k'), pPrivateKeyKeyword) | stripeSK(t) |
+			bit(c1 == 'r' && strings.HasPrefix(t, "proxy_set_header"), pConfigValue)
 	case 'r':
 		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t) |
 			bit(c1 == 'a' && strings.HasPrefix(t, "rabbitmqctl"), pCLICredential) |
-			bit(hasPrefixFold(t, "requirepass"), pConfigValue)
+			bit(hasPrefixFold(t, "requirepass") || hasPrefixFold(t, "requestheader"), pConfigValue)
 	case 's':
 		m |= bit(sepFold(t, "service", 'r'), pServiceRole) |
 			bit(sepFold(t, "ssh", 'k'), pPrivateKeyKeyword) |
 			bit(hasPrefixFold(t, "stripe"), pStripeKeyword) |
 			bit(strings.HasPrefix(t, "sk-"), pOpenAI) | stripeSK(t) |
 			bit(hasPrefixFold(t, "secret"), pAWSSecret) |
+			bit(hasPrefixFold(t, "setenv"), pConfigValue) |
 			bit((c1 == 'q' || c1 == 'm') && (strings.HasPrefix(t, "sqlplus") || strings.HasPrefix(t, "smbpasswd")), pCLICredential)
 	case 'x':
 		m |= bit(strings.HasPrefix(t, "xox"), pSlack)
@@ -446,7 +449,7 @@ func wordStartCandidates(t string) uint64 {
 // Discord token's, whose prefixes are case-sensitive (exactHead tests
 // their first two bytes), and the words for a password in other
 // languages (words.go), whose pairs localizedPairs adds.
-const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co cr ey gh gi gl hf ht is ke kk lo ls ma ne np pa pk pr pw ra re rk se sk sm sq ss st xo ya"
+const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co cr en ey gh gi gl hf ht is ke kk lo ls ma ne np pa pk pr pw ra re rk se sk sm sq ss st xo ya"
 
 // allWordStartPairs are wordStartPairs and localizedPairs, each once.
 var allWordStartPairs = func() (pairs []string) {
