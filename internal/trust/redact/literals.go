@@ -131,6 +131,9 @@ func literalsAt(s string, from int) match {
 			if m := basicAuthPairAt(s, prev, cur, gap); m.p >= 0 {
 				return m
 			}
+			if m := connectPairAt(s, prev, cur, gap); m.p >= 0 {
+				return m
+			}
 			chain = append(chain, cur)
 		} else {
 			if m := joinedChain(s, chain); m.p >= 0 {
@@ -309,6 +312,50 @@ func basicAuthPairAt(s string, user, pw strLit, gap string) match {
 	v := s[pw.open+1 : pw.close]
 	if strings.ContainsAny(v, " \t\n") || !plausibleValue(v, pAssignment, '=', true, false) {
 		return noMatch
+	}
+	return match{p: pAssignment, at: user.open, start: pw.open + 1, end: pw.close}
+}
+
+// connectCalls are the calls that take a database's address, then a
+// user and a password, as their first three arguments (case aside):
+// JDBC's DriverManager.getConnection, PHP's new PDO and mysqli_connect,
+// Perl's DBI->connect.
+var connectCalls = [...]string{"getConnection", "PDO", "mysqli_connect", "mysqli", "connect"}
+
+// connectPairAt matches a user and a password given to a connect call
+// as its second and third arguments, two literals after the address
+// (a literal or a variable): DriverManager.getConnection(url, "sa",
+// "..."), new PDO($dsn, 'root', '...'), DBI->connect($dsn, 'app',
+// '...'). The password must be a literal value without blanks
+// (plausibleValue), shaped like a secret after a bare connect (which
+// other clients have too), and be followed by ')' or ',': the
+// password's span.
+func connectPairAt(s string, user, pw strLit, gap string) match {
+	if strings.TrimSpace(gap) != "," || s[user.open] == '`' || s[pw.open] == '`' {
+		return noMatch
+	}
+	if k := skipBlanks(s, pw.close+1); k >= len(s) || s[k] != ')' && s[k] != ',' {
+		return noMatch
+	}
+	head := strings.TrimRight(s[max(0, user.open-256):user.open], " \t")
+	if !strings.HasSuffix(head, ",") {
+		return noMatch
+	}
+	open := strings.LastIndexByte(head, '(')
+	if open < 0 || strings.Count(head[open:], ",") != 1 || strings.IndexByte(head[open:], ')') >= 0 {
+		return noMatch // the address must be the first argument, alone before the user
+	}
+	name := lastName(strings.TrimRight(head[:open], " \t"))
+	called := false
+	for _, c := range connectCalls {
+		called = called || strings.EqualFold(name, c)
+	}
+	v := s[pw.open+1 : pw.close]
+	if !called || strings.ContainsAny(v, " \t\n") || !plausibleValue(v, pAssignment, '=', true, false) {
+		return noMatch
+	}
+	if strings.EqualFold(name, "connect") && !secretShaped(v) {
+		return noMatch // a connect of another client: its arguments may be anything
 	}
 	return match{p: pAssignment, at: user.open, start: pw.open + 1, end: pw.close}
 }

@@ -42,15 +42,11 @@ var knownMisses3 = map[string]string{
 	"redis/acl-setuser":        "Redis ACL's >password rule: an operator of its own",
 	"words/api-token-arrow":    "-> is not an assignment operator",
 	// A password without any name next to it.
-	"java/drivermanager-positional":     "the third positional argument of DriverManager.getConnection: no name next to it",
-	"php/pdo-positional":                "the third positional argument of new PDO: no name next to it",
-	"perl/my-pass":                      "the third positional argument of DBI->connect: no name next to it",
 	"jdbc/oracle-thin-user-slash":       "Oracle's user/password@host inside a JDBC URL: read after sqlplus only",
 	"sql/oracle-identified-by-unquoted": "Oracle's unquoted IDENTIFIED BY password: only a quoted literal is read after IDENTIFIED BY",
 	"cli/wandb-login":                   "wandb login and 40 hex digits: an unnamed argument that a git SHA shares the shape of",
 	"recovery/github-codes":             "recovery codes (xxxxx-xxxxx in hex), one a line, no name next to each",
 	"words/value-before-keyword":        "the value before the word for it (use X as the password): a value is read after its name only",
-	"words/value-is-the-password":       "X is the new admin password: a value is read after its name only",
 	"markdown/key-value-table":          "a table whose rows name the secret (| API_SECRET | value |): only a column under a header that names one is read",
 	// Names the battery does not take as a secret's.
 	"ini/odbc-ini-dsn":        "PWD = in an odbc.ini section: PWD names a password only after ';', '?' or '&' (else it is the shell's working directory)",
@@ -561,6 +557,8 @@ func redTeam3Secrets() []rtSecret {
 	add("words/value-before-keyword", "use "+reversed+" as the password for the staging box", reversed)
 	isThe := g.pw(14)
 	add("words/value-is-the-password", isThe+" is the new admin password, don't lose it", isThe)
+	quotedBefore := g.str(rtLower, 5) + "-" + g.str(rtUpNum, 4) + "-" + g.str(rtLower, 5)
+	add("words/quoted-is-your-passphrase", "'"+quotedBefore+"' is your passphrase. Keep it offline.", quotedBefore)
 	arrow := g.str(rtAlnum, 32)
 	add("words/api-token-arrow", "API token -> "+arrow, arrow)
 	passcode := g.pw(12)
@@ -810,6 +808,10 @@ func redTeam3Benign() []rtBenign {
 	add("dockerfile/env-legacy-plain", false, "ENV NODE_ENV production\nENV PATH /usr/local/bin:$PATH")
 	add("prose/setenv-named-no-value", false, "use SetEnv DB_PASS from the vault include, not inline")
 	add("nginx/proxy-set-header-variable-key", true, "proxy_set_header X-Api-Key $api_key_from_map;")
+	add("words/value-is-the-token-endpoint", false, "https://sso.acme.io/oauth2/v1 is the token endpoint we call, and v2beta1 is the secret store API")
+	add("words/decorated-is-the-password", true, "Summer2024 is the password pattern they banned, and Welcome1 is the password everyone tries.")
+	add("code/connect-with-variables", true, "conn = DriverManager.getConnection(url, user, password);")
+	add("code/connect-other-client", false, `ws.connect("wss://stream.acme.io", "orders", "snapshot")`)
 	add("toml/cargo-manifest", false, "[package]\nname = \"acme-cli\"\nversion = \"0.4.2\"\nedition = \"2021\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }")
 	return out
 }

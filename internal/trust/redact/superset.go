@@ -702,13 +702,88 @@ func spokenAssignmentAt(s string, i int) match {
 		if start, stop, ok := windowValue(s, skipBlanks(s, j), false); ok && k < end && namedBefore(s, k, end) {
 			return match{p: pSpokenAssignment, at: i, start: start, end: stop}
 		}
-		return noMatch
+		return valueNamedAfter(s, i, j)
 	}
 	start, stop, ok := spokenValue(s, skipBlanks(s, j), false)
 	if !ok {
 		return noMatch
 	}
 	return match{p: pSpokenAssignment, at: i, start: start, end: stop}
+}
+
+// valueNamedAfter matches "VALUE is the password" at s[i:], the word
+// "is" (s[j] is the blank after it): the value before it, and after it
+// the, my, our or your and at most three words, the last of which names
+// a secret and ends the clause (punctuation, the text's end, or a
+// joining word: "Xk9#... is the new admin password, don't lose it").
+// The value must look like a secret (8 characters or more, a letter and
+// a digit, not words decorated with digits) or be quoted. The span is
+// the value.
+func valueNamedAfter(s string, i, j int) match {
+	w := skipBlanks(s, j)
+	det := w
+	for w < len(s) && isASCIILetter(s[w]) {
+		w++
+	}
+	switch strings.ToLower(s[det:w]) {
+	case "the", "my", "our", "your":
+	default:
+		return noMatch
+	}
+	named := false
+	for n := 0; n < 3 && !named; n++ {
+		if w >= len(s) || s[w] != ' ' {
+			return noMatch
+		}
+		start := w + 1
+		for w = start; w < len(s) && isASCIILetter(s[w]); w++ {
+		}
+		if w == start {
+			return noMatch
+		}
+		named = nameKind(s[start:w]) == pAssignment
+	}
+	if !named || !endsClause(s, w) {
+		return noMatch
+	}
+	end := i
+	for end > 0 && (s[end-1] == ' ' || s[end-1] == '\t') {
+		end--
+	}
+	start := end
+	for start > 0 && !isSpaceByte(s[start-1]) && end-start < maxValueLen {
+		start--
+	}
+	if start == end {
+		return noMatch
+	}
+	if q := s[start]; end-start > 2 && (q == '"' || q == '\'' || q == '`') && s[end-1] == q {
+		if v := s[start+1 : end-1]; plausibleValue(v, pAssignment, ':', true, true) {
+			return match{p: pSpokenAssignment, at: i, start: start + 1, end: end - 1}
+		}
+		return noMatch
+	}
+	if v := s[start:end]; !hasLetterAndDigit(v) || !looksLikeSecret(v) {
+		return noMatch
+	}
+	return match{p: pSpokenAssignment, at: i, start: start, end: end}
+}
+
+// endsClause reports whether the word that ends at s[w] ends a clause:
+// the text ends, punctuation follows, or a joining word (for, of, to,
+// ...) does.
+func endsClause(s string, w int) bool {
+	if w >= len(s) || isOneOf(s[w], ".,;:!?)\n\r") {
+		return true
+	}
+	if s[w] != ' ' {
+		return false
+	}
+	k := w + 1
+	for k < len(s) && isASCIILetter(s[k]) {
+		k++
+	}
+	return isConnector(s[w+1 : k])
 }
 
 // endsValue reports whether c ends an unquoted value.
