@@ -391,7 +391,7 @@ func wordStartCandidates(t string) uint64 {
 			bit(hasPrefixFold(t, "cookie"), pCookie)
 	case 'e':
 		m |= bit(strings.HasPrefix(t, "eyJ"), pJWT) |
-			bit(strings.HasPrefix(t, "ENV "), pConfigValue)
+			bit(c1 == 'N' && strings.HasPrefix(t, "ENV "), pConfigValue)
 	case 'g':
 		m |= bit(len(t) >= 4 && t[0] == 'g' && t[1] == 'h' && isOneOf(t[2], "pousr") && t[3] == '_', pGitHubToken) |
 			bit(strings.HasPrefix(t, "github_pat_"), pGitHubPAT) |
@@ -427,14 +427,14 @@ func wordStartCandidates(t string) uint64 {
 	case 'r':
 		m |= bit(sepFold(t, "refresh", 't'), pRefreshToken) | stripeSK(t) |
 			bit(c1 == 'a' && strings.HasPrefix(t, "rabbitmqctl"), pCLICredential) |
-			bit(hasPrefixFold(t, "requirepass") || hasPrefixFold(t, "requestheader"), pConfigValue)
+			bit(c1|0x20 == 'e' && (hasPrefixFold(t, "requirepass") || hasPrefixFold(t, "requestheader")), pConfigValue)
 	case 's':
 		m |= bit(sepFold(t, "service", 'r'), pServiceRole) |
 			bit(sepFold(t, "ssh", 'k'), pPrivateKeyKeyword) |
 			bit(hasPrefixFold(t, "stripe"), pStripeKeyword) |
 			bit(strings.HasPrefix(t, "sk-"), pOpenAI) | stripeSK(t) |
 			bit(hasPrefixFold(t, "secret"), pAWSSecret) |
-			bit(hasPrefixFold(t, "setenv"), pConfigValue) |
+			bit(c1|0x20 == 'e' && hasPrefixFold(t, "setenv"), pConfigValue) |
 			bit((c1 == 'q' || c1 == 'm') && (strings.HasPrefix(t, "sqlplus") || strings.HasPrefix(t, "smbpasswd")), pCLICredential)
 	case 'x':
 		m |= bit(strings.HasPrefix(t, "xox"), pSlack)
