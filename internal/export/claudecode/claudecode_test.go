@@ -398,3 +398,21 @@ func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
 		t.Errorf("the export from the cache differs (%d reads)", reads)
 	}
 }
+
+// A block scalar last in the front matter has no final newline, as the
+// reference reads it (found by the differential test,
+// internal/export/probe/difftool): the name was written "Atlas tiles\n".
+func TestABlockScalarLastInTheFrontMatterEndsWithoutNewline(t *testing.T) {
+	env := exporttest.Env(t, nil)
+	dir := filepath.Join(env.Home, ".claude/projects/-home-dev-repos-atlas/memory")
+	exporttest.Write(t, filepath.Join(dir, "MEMORY.md"), "# Memory\n")
+	exporttest.Write(t, filepath.Join(dir, "atlas.md"), "---\ntype: project\nname: >\n  Atlas\n  tiles\n---\n\nTile cache notes.\n")
+	exporttest.Write(t, filepath.Join(dir, "ledger.md"), "---\nname: Ledger\ndescription: |\n  Double entry.\n---\n")
+	out, err := Exporter{}.Export(context.Background(), env, export.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Entities) != 2 || out.Entities[0].Name != "Atlas tiles" || out.Entities[1].Summary != "Double entry." {
+		t.Errorf("entities %+v", out.Entities)
+	}
+}

@@ -319,3 +319,22 @@ func TestTheCacheKeepsNothingOfAPrivateRow(t *testing.T) {
 		}
 	}
 }
+
+// A block scalar last in the front matter has no final newline, as both
+// references read it (found by the differential test,
+// internal/export/probe/difftool).
+func TestABlockScalarLastInTheFrontMatterEndsWithoutNewline(t *testing.T) {
+	env := exporttest.Env(t, nil)
+	file := "---\nsessions:\n  - date: 2026-11-03\n    cwd: |\n      /home/dev/repos/payments-api\n---\n"
+	write(t, filepath.Join(env.Home, ".copilot-bourdon"), file)
+	write(t, filepath.Join(env.Home, ".cascade-bourdon"), file)
+	for _, x := range []Exporter{Copilot, Cascade} {
+		out, err := x.Export(context.Background(), env, export.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Sessions) != 1 || out.Sessions[0].Cwd != "/home/dev/repos/payments-api" {
+			t.Errorf("%s: sessions %+v", x.Info().ID, out.Sessions)
+		}
+	}
+}

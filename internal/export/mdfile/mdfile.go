@@ -157,12 +157,15 @@ func FrontMatter(text string) (fm *yaml11.Map, body string, ok bool, err error) 
 	case strings.HasPrefix(rest, "---\n") || rest == "---":
 		yamlText, body = "", strings.TrimPrefix(strings.TrimPrefix(rest, "---"), "\n")
 	default:
+		// The YAML ends before the line break of its last line, as the
+		// reference cuts it: a block scalar last in the front matter
+		// (`name: >`) then has no final newline.
 		i := strings.Index(rest, "\n---\n")
 		switch {
 		case i >= 0:
-			yamlText, body = rest[:i+1], rest[i+len("\n---\n"):]
+			yamlText, body = rest[:i], rest[i+len("\n---\n"):]
 		case strings.HasSuffix(rest, "\n---"):
-			yamlText, body = rest[:len(rest)-len("---")], ""
+			yamlText, body = rest[:len(rest)-len("\n---")], ""
 		default:
 			return nil, text, false, nil
 		}
@@ -178,7 +181,7 @@ func FrontMatter(text string) (fm *yaml11.Map, body string, ok bool, err error) 
 				// carriage return as a line break, and reports an error
 				// at the end of the text on the line after it: the line
 				// named is at most the closing fence's.
-				fence := 2 + strings.Count(yamlText, "\n")
+				fence := 3 + strings.Count(yamlText, "\n")
 				fe.Line = min(se.Line+1, fence)
 			}
 		}
