@@ -47,7 +47,6 @@ var knownMisses3 = map[string]string{
 	"cli/wandb-login":                   "wandb login and 40 hex digits: an unnamed argument that a git SHA shares the shape of",
 	"recovery/github-codes":             "recovery codes (xxxxx-xxxxx in hex), one a line, no name next to each",
 	"words/value-before-keyword":        "the value before the word for it (use X as the password): a value is read after its name only",
-	"markdown/key-value-table":          "a table whose rows name the secret (| API_SECRET | value |): only a column under a header that names one is read",
 	// Names the battery does not take as a secret's.
 	"ini/odbc-ini-dsn":        "PWD = in an odbc.ini section: PWD names a password only after ';', '?' or '&' (else it is the shell's working directory)",
 	"url/query-firebase-auth": "auth= is too generic a name to call its value a secret",
@@ -812,6 +811,8 @@ func redTeam3Benign() []rtBenign {
 	add("words/decorated-is-the-password", true, "Summer2024 is the password pattern they banned, and Welcome1 is the password everyone tries.")
 	add("code/connect-with-variables", true, "conn = DriverManager.getConnection(url, user, password);")
 	add("code/connect-other-client", false, `ws.connect("wss://stream.acme.io", "orders", "snapshot")`)
+	add("markdown/variables-defaults-table", true, "| Name | Default |\n|---|---|\n| `DB_PASSWORD_FILE` | `/run/secrets/db` |\n| `TOKEN_TTL` | `3600` |\n| `API_KEY` | `required` |")
+	add("markdown/variables-example-table", false, "| Variable | Example |\n|---|---|\n| `SESSION_SECRET` | `openssl rand -hex 32` |\n| `SIGNING_SECRET` | see the vault |")
 	add("toml/cargo-manifest", false, "[package]\nname = \"acme-cli\"\nversion = \"0.4.2\"\nedition = \"2021\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }")
 	return out
 }

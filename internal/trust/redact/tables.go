@@ -4,7 +4,8 @@ import "strings"
 
 // Secrets in a markdown table: the name is in the header row, each value
 // in a row below it, in the same column ("| service | user | password
-// |"). tableCellAt reads the tables of s (a header row, a separator row
+// |"), or the name is in a row's cell and the value in the next one (a
+// table of variables and their values: "| `API_SECRET` | `...` |"). tableCellAt reads the tables of s (a header row, a separator row
 // of dashes, then rows, each with '|' between its cells) and finds the
 // cells under a header that names a secret whose text is shaped like
 // one.
@@ -13,8 +14,9 @@ import "strings"
 const maxTableRows = 256
 
 // tableCellAt finds the first cell at or after from, in a column whose
-// header names a secret (tableSecretColumns), that holds a value shaped
-// like a secret (tableValue); the span is the value.
+// header names a secret (tableSecretColumns) or next to a cell of its row
+// that names one, that holds a value shaped like a secret (tableValue);
+// the span is the value.
 func tableCellAt(s string, from int) match {
 	if strings.IndexByte(s[from:], '\n') < 0 {
 		return noMatch // a table has three lines at least
@@ -44,9 +46,6 @@ func tableCellAt(s string, from int) match {
 		}
 		hs, _ := lineAround(s, ls-1)
 		cols := tableSecretColumns(s[hs : ls-1])
-		if cols == 0 {
-			continue
-		}
 		// The rows under the separator.
 		for r, rs := 0, nextLine(s, le); r < maxTableRows && rs < len(s); r++ {
 			_, re := lineAround(s, rs)
@@ -55,8 +54,12 @@ func tableCellAt(s string, from int) match {
 				break
 			}
 			cells, n := tableCells(row)
+			named := false // the cell before names a secret
 			for c, cell := range cells[:n] {
-				if cols&(1<<c) != 0 && rs+cell[0] >= from {
+				byRow := named
+				ns, ne := trimCell(row, cell)
+				named = ne > ns && ne-ns <= maxNameLen && nameKind(row[ns:ne]) == pAssignment
+				if (cols&(1<<c) != 0 || byRow) && rs+cell[0] >= from {
 					start, end := trimCell(row, cell)
 					if tableValue(row[start:end]) {
 						return match{p: pConfigValue, at: rs + start, start: rs + start, end: rs + end}
