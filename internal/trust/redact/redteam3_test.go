@@ -40,7 +40,6 @@ var knownMisses3 = map[string]string{
 	"cli/openssl-passwd":       "openssl passwd's plain argument: flagged by its keyword, the value kept",
 	"redis/auth-command":       "Redis's AUTH user password: a command word, not a name",
 	"redis/acl-setuser":        "Redis ACL's >password rule: an operator of its own",
-	"words/api-token-arrow":    "-> is not an assignment operator",
 	// A password without any name next to it.
 	"jdbc/oracle-thin-user-slash":       "Oracle's user/password@host inside a JDBC URL: read after sqlplus only",
 	"sql/oracle-identified-by-unquoted": "Oracle's unquoted IDENTIFIED BY password: only a quoted literal is read after IDENTIFIED BY",
@@ -560,6 +559,8 @@ func redTeam3Secrets() []rtSecret {
 	add("words/quoted-is-your-passphrase", "'"+quotedBefore+"' is your passphrase. Keep it offline.", quotedBefore)
 	arrow := g.str(rtAlnum, 32)
 	add("words/api-token-arrow", "API token -> "+arrow, arrow)
+	arrowPw := g.pw(14)
+	add("words/password-arrow-chat", "guest wifi password -> "+arrowPw+" (changes monthly)", arrowPw)
 	passcode := g.pw(12)
 	add("words/passcode", "the door passcode is "+passcode, passcode)
 	secretIs := g.str(rtURLSafe, 32)
@@ -813,6 +814,8 @@ func redTeam3Benign() []rtBenign {
 	add("code/connect-other-client", false, `ws.connect("wss://stream.acme.io", "orders", "snapshot")`)
 	add("markdown/variables-defaults-table", true, "| Name | Default |\n|---|---|\n| `DB_PASSWORD_FILE` | `/run/secrets/db` |\n| `TOKEN_TTL` | `3600` |\n| `API_KEY` | `required` |")
 	add("markdown/variables-example-table", false, "| Variable | Example |\n|---|---|\n| `SESSION_SECRET` | `openssl rand -hex 32` |\n| `SIGNING_SECRET` | see the vault |")
+	add("code/arrow-member-access", false, "if (token->len > 0 && secret->data != NULL) return session_token -> next;")
+	add("words/arrow-prose", true, "password -> see the vault entry prod/db; api key -> rotate monthly")
 	add("toml/cargo-manifest", false, "[package]\nname = \"acme-cli\"\nversion = \"0.4.2\"\nedition = \"2021\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }")
 	return out
 }

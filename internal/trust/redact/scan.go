@@ -208,6 +208,11 @@ func scan(s string, enabled uint64, from int, span bool) (m match, maybeFold boo
 						return m, maybeFold
 					}
 				}
+				if i > 1 && s[i-1] == '-' && enabled&(1<<pSpokenAssignment) != 0 {
+					if m := arrowAt(s, i); m.p >= 0 {
+						return m, maybeFold
+					}
+				}
 				continue
 			}
 			if enabled&assignmentMask != 0 {

@@ -172,6 +172,34 @@ func isConnector(w string) bool {
 	return false
 }
 
+// arrowAt matches "NAME -> value" at s[i] == '>' (a note's arrow, with
+// a blank on either side): a secret's name before it (one word, or two
+// read as one: "API token -> ..."), and a value after it that is quoted
+// or looks like a secret with a digit (windowValue), so that code's
+// member access (token->len) and prose (password -> see the vault) are
+// passed over. The span is the value.
+func arrowAt(s string, i int) match {
+	if i < 3 || s[i-2] != ' ' || i+1 >= len(s) || s[i+1] != ' ' {
+		return noMatch
+	}
+	end := i - 2
+	for end > 0 && i-2-end < 2 && s[end-1] == ' ' {
+		end--
+	}
+	k := end
+	for k > 0 && end-k < maxNameLen && isNameByte(s[k-1]) {
+		k--
+	}
+	if k == end || nameKind(s[k:end]) != pAssignment && !twoWordName(s, k, end) {
+		return noMatch
+	}
+	start, stop, ok := windowValue(s, skipBlanks(s, i+1), false)
+	if !ok {
+		return noMatch
+	}
+	return match{p: pSpokenAssignment, at: i, start: start, end: stop}
+}
+
 // windowValue reads the value at s[j] given with words between it and
 // its name, which must look the more like a secret: quoted, as
 // spokenValue takes one; bare, 8 characters or more with a letter and a
