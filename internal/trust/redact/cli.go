@@ -31,7 +31,7 @@ func cliCredentialAt(s string, i int) match {
 		}
 		return shortOptionAt(s, i)
 	}
-	j, userOption := i, false
+	j, userOption, storeValue := i, false, false
 	switch {
 	case strings.HasPrefix(s[i:], "-u") && len(s) > i+2 && (s[i+2] == ' ' || s[i+2] == '\t'):
 		j, userOption = i+2, true
@@ -43,7 +43,8 @@ func cliCredentialAt(s string, i int) match {
 		for k < len(s) && (isASCIILetter(s[k]) || s[k] == '-') {
 			k++
 		}
-		if !isSecretFlag(s[name:k]) || k >= len(s) || s[k] != ' ' && s[k] != '\t' && s[k] != '=' {
+		storeValue = !isSecretFlag(s[name:k])
+		if storeValue && !secretStoreValue(s, i, s[name:k]) || k >= len(s) || s[k] != ' ' && s[k] != '\t' && s[k] != '=' {
 			return noMatch
 		}
 		j = k
@@ -64,6 +65,9 @@ func cliCredentialAt(s string, i int) match {
 	}
 	if !literal(v, minLen) || v[0] == '-' || isPlaceholderWord(v) {
 		return noMatch // --password string: a help text's type
+	}
+	if storeValue && (strings.ContainsAny(v, " \t") || !secretShaped(v)) {
+		return noMatch // gh issue create --body "the secret scanner ...": prose
 	}
 	if userOption {
 		user, pass, ok := strings.Cut(v, ":")
@@ -115,6 +119,21 @@ func isSecretFlag(name string) bool {
 		}
 	}
 	return false
+}
+
+// secretStoreValue reports whether the long option name, at s[i], gives
+// the value a command stores as a secret: --value or --body on a line
+// that names a secret or a SecureString before it (gh secret set NAME
+// --body ..., az keyvault secret set --value ..., aws ssm put-parameter
+// --type SecureString --value ...); the value must then be one word
+// shaped like a secret.
+func secretStoreValue(s string, i int, name string) bool {
+	if !strings.EqualFold(name, "value") && !strings.EqualFold(name, "body") {
+		return false
+	}
+	line := s[max(0, i-256):i]
+	line = line[strings.LastIndexByte(line, '\n')+1:]
+	return containsFold(line, "secret") || containsFold(line, "securestring")
 }
 
 // passOptions are the single-dash options, OpenSSL's and keytool's,

@@ -35,11 +35,9 @@ import (
 // today, by name, with why (written from the matchers, after the exam).
 var knownMisses3 = map[string]string{
 	// A name and a value with no operator between them.
-	"cli/aws-ssm-securestring": "the value of --value, which names no secret (--type SecureString and the parameter's path do); flagged by the keyword",
-	"cli/gh-secret-set-body":   "gh secret set NAME --body VALUE: --body names no secret",
-	"cli/openssl-passwd":       "openssl passwd's plain argument: flagged by its keyword, the value kept",
-	"redis/auth-command":       "Redis's AUTH user password: a command word, not a name",
-	"redis/acl-setuser":        "Redis ACL's >password rule: an operator of its own",
+	"cli/openssl-passwd": "openssl passwd's plain argument: flagged by its keyword, the value kept",
+	"redis/auth-command": "Redis's AUTH user password: a command word, not a name",
+	"redis/acl-setuser":  "Redis ACL's >password rule: an operator of its own",
 	// A password without any name next to it.
 	"jdbc/oracle-thin-user-slash":       "Oracle's user/password@host inside a JDBC URL: read after sqlplus only",
 	"sql/oracle-identified-by-unquoted": "Oracle's unquoted IDENTIFIED BY password: only a quoted literal is read after IDENTIFIED BY",
@@ -816,6 +814,9 @@ func redTeam3Benign() []rtBenign {
 	add("markdown/variables-example-table", false, "| Variable | Example |\n|---|---|\n| `SESSION_SECRET` | `openssl rand -hex 32` |\n| `SIGNING_SECRET` | see the vault |")
 	add("code/arrow-member-access", false, "if (token->len > 0 && secret->data != NULL) return session_token -> next;")
 	add("words/arrow-prose", true, "password -> see the vault entry prod/db; api key -> rotate monthly")
+	add("cli/ssm-string-parameter", false, "aws ssm put-parameter --name /app/log-level --type String --value debug")
+	add("cli/gh-secret-set-from-env", false, `gh secret set DEPLOY_TOKEN --body "$DEPLOY_TOKEN" --repo acme/api`)
+	add("cli/gh-issue-body-prose", false, `gh issue create --title "Rotate secrets" --body "the secret scanner found 2 leaks in ci.yml"`)
 	add("toml/cargo-manifest", false, "[package]\nname = \"acme-cli\"\nversion = \"0.4.2\"\nedition = \"2021\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }")
 	return out
 }
