@@ -66,6 +66,8 @@ func directiveAt(s string, i int) match {
 		if !command && !netrcLogin(s, i, before) {
 			return noMatch
 		}
+	case strings.EqualFold(w, "identified"):
+		return unquotedIdentifiedBy(s, word, before)
 	case isNamingDirective(w):
 		return namedDirectiveAt(s, word, w, strings.TrimSpace(before) == "")
 	default:
@@ -83,6 +85,37 @@ func directiveAt(s string, i int) match {
 		return noMatch
 	}
 	return match{p: pConfigValue, at: i, start: start, end: j}
+}
+
+// unquotedIdentifiedBy matches the unquoted password of SQL's
+// IDENTIFIED BY (Oracle's CREATE USER scott IDENTIFIED BY tiger), after
+// the word IDENTIFIED that ends at s[word], on a line (before is the
+// line so far) that starts with CREATE, ALTER or GRANT and names a
+// USER, ROLE or LOGIN: the value up to a blank or ';', a literal (not
+// VALUES, EXTERNALLY, a bind parameter, a secret's name). A quoted
+// password is literals.go's. The span is the value.
+func unquotedIdentifiedBy(s string, word int, before string) match {
+	stmt := strings.TrimSpace(before)
+	if !hasPrefixFold(stmt, "create") && !hasPrefixFold(stmt, "alter") && !hasPrefixFold(stmt, "grant") ||
+		!containsFold(stmt, "user") && !containsFold(stmt, "role") && !containsFold(stmt, "login") {
+		return noMatch
+	}
+	k := skipBlanks(s, word)
+	if k == word || !hasPrefixFold(s[k:], "by") || k+2 >= len(s) || !isSpaceByte(s[k+2]) {
+		return noMatch
+	}
+	start := skipBlanks(s, k+2)
+	end := start
+	for end < len(s) && end-start < maxValueLen && !isSpaceByte(s[end]) && s[end] != ';' && s[end] != '\'' && s[end] != '"' {
+		end++
+	}
+	if end == start || s[start] == '\'' || s[start] == '"' {
+		return noMatch
+	}
+	if v := s[start:end]; !plausibleValue(v, pAssignment, '=', false, false) || namesSecret(v) {
+		return noMatch
+	}
+	return match{p: pConfigValue, at: word, start: start, end: end}
 }
 
 // isNamingDirective reports whether w is a configuration directive

@@ -405,7 +405,8 @@ func wordStartCandidates(t string) uint64 {
 		m |= bit(hasPrefixFold(t, "hf_"), pHuggingFace) |
 			bit(c1 == 't' && strings.HasPrefix(t, "htpasswd"), pCLICredential)
 	case 'i':
-		m |= bit(hasPrefixFold(t, "is") && (len(t) == 2 || t[2] == ' ' || t[2] == '\t'), pSpokenAssignment)
+		m |= bit(hasPrefixFold(t, "is") && (len(t) == 2 || t[2] == ' ' || t[2] == '\t'), pSpokenAssignment) |
+			bit(c1|0x20 == 'd' && hasPrefixFold(t, "identified"), pConfigValue)
 	case 'k':
 		m |= bit(hasPrefixFold(t, "keystore"), pPrivateKeyKeyword) | stripeSK(t)
 	case 'l':
@@ -454,7 +455,7 @@ func wordStartCandidates(t string) uint64 {
 // Discord token's, whose prefixes are case-sensitive (exactHead tests
 // their first two bytes), and the words for a password in other
 // languages (words.go), whose pairs localizedPairs adds.
-const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co cr en ey gh gi gl hf ht is ke kk lo ls ma ne np pa pk pr pw ra re rk se sk sm sq ss st xo ya"
+const wordStartPairs = "ac ai ak ap as au aw ba bd be ch cl co cr en ey gh gi gl hf ht id is ke kk lo ls ma ne np pa pk pr pw ra re rk se sk sm sq ss st xo ya"
 
 // allWordStartPairs are wordStartPairs and localizedPairs, each once.
 var allWordStartPairs = func() (pairs []string) {
