@@ -198,9 +198,13 @@ func netrcLogin(s string, i int, before string) bool {
 // dsnPasswordAt matches the password of a Go database DSN without a
 // scheme at s[i] == ':' (user:password@tcp(host:port)/db, as MySQL's
 // driver takes it): a user name before it, at the start of a value, and
-// '@' then a protocol and '(' after the password. The span is the
-// password.
+// '@' then a protocol and '(' after the password; and, after
+// jdbc:oracle:thin, Oracle's user/password@ (oracleThinAt). The span is
+// the password.
 func dsnPasswordAt(s string, i int) match {
+	if hasSuffixFold(s[:i], "jdbc:oracle:thin") {
+		return oracleThinAt(s, i)
+	}
 	k := i
 	for k > 0 && i-k < maxNameLen && isNameByte(s[k-1]) {
 		k--
@@ -223,6 +227,24 @@ func dsnPasswordAt(s string, i int) match {
 		}
 	}
 	return noMatch
+}
+
+// oracleThinAt matches the password of an Oracle JDBC URL that carries
+// its credentials, jdbc:oracle:thin:user/password@host..., at s[i], the
+// ':' after thin: an Oracle user's name, '/', the password and '@', as
+// sqlplus takes them (sqlplusAt). The span is the password.
+func oracleThinAt(s string, i int) match {
+	at := strings.IndexByte(s[i+1:min(len(s), i+1+maxValueLen)], '@')
+	if at < 0 {
+		return noMatch
+	}
+	creds := s[i+1 : i+1+at]
+	user, pw, ok := strings.Cut(creds, "/")
+	if !ok || !isOracleName(user) || strings.ContainsAny(pw, " \t\n\"'") || !givenPassword(pw) {
+		return noMatch
+	}
+	start := i + 1 + len(user) + 1
+	return match{p: pDSNPassword, at: i, start: start, end: start + len(pw)}
 }
 
 // base64PEMPrefix is "-----BEGIN" in base64: a PEM block encoded whole

@@ -39,10 +39,9 @@ var knownMisses3 = map[string]string{
 	"redis/auth-command": "Redis's AUTH user password: a command word, not a name",
 	"redis/acl-setuser":  "Redis ACL's >password rule: an operator of its own",
 	// A password without any name next to it.
-	"jdbc/oracle-thin-user-slash": "Oracle's user/password@host inside a JDBC URL: read after sqlplus only",
-	"cli/wandb-login":             "wandb login and 40 hex digits: an unnamed argument that a git SHA shares the shape of",
-	"recovery/github-codes":       "recovery codes (xxxxx-xxxxx in hex), one a line, no name next to each",
-	"words/value-before-keyword":  "the value before the word for it (use X as the password): a value is read after its name only",
+	"cli/wandb-login":            "wandb login and 40 hex digits: an unnamed argument that a git SHA shares the shape of",
+	"recovery/github-codes":      "recovery codes (xxxxx-xxxxx in hex), one a line, no name next to each",
+	"words/value-before-keyword": "the value before the word for it (use X as the password): a value is read after its name only",
 	// Names the battery does not take as a secret's.
 	"ini/odbc-ini-dsn":        "PWD = in an odbc.ini section: PWD names a password only after ';', '?' or '&' (else it is the shell's working directory)",
 	"url/query-firebase-auth": "auth= is too generic a name to call its value a secret",
@@ -819,6 +818,7 @@ func redTeam3Benign() []rtBenign {
 	add("sql/identified-by-values-hash", false, "ALTER USER scott IDENTIFIED BY VALUES 'S:"+strings.ToUpper(g.str(rtHex, 60))+"';")
 	add("sql/identified-by-bind", false, "CREATE USER app IDENTIFIED BY :app_pw DEFAULT TABLESPACE users;")
 	add("prose/identified-by-researchers", false, "The flaw was identified by security researchers at Acme and fixed in 2.3.1.")
+	add("jdbc/oracle-thin-no-credentials", false, "spring.datasource.url=jdbc:oracle:thin:@//db.internal:1521/ORCLPDB1")
 	add("toml/cargo-manifest", false, "[package]\nname = \"acme-cli\"\nversion = \"0.4.2\"\nedition = \"2021\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }")
 	return out
 }
