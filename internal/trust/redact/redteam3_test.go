@@ -25,6 +25,13 @@ package redact
 // Blind figures, measured before any fix with both known lists empty:
 // 79 of the 234 secret samples leaked (not flagged, or a secret part kept
 // by Span) and 17 of the 111 benign samples were changed or flagged.
+// The battery then learnt the classes that recur (see docs/security.md),
+// and the probe gained, for each, secret samples of its other forms and
+// near misses it must leave alone (237 secret and 158 benign samples
+// now); what it still gets wrong is listed below with why, and the test
+// fails on anything else. Three benign samples were relabelled after the
+// exam as naming a credential in words, which the reference's keyword
+// patterns see: "keystore", ".env" (process.env) and "X-Api-Key".
 
 import (
 	"strings"
@@ -43,7 +50,6 @@ var knownMisses3 = map[string]string{
 	"recovery/github-codes":      "recovery codes (xxxxx-xxxxx in hex), one a line, no name next to each",
 	"words/value-before-keyword": "the value before the word for it (use X as the password): a value is read after its name only",
 	// Names the battery does not take as a secret's.
-	"ini/odbc-ini-dsn":        "PWD = in an odbc.ini section: PWD names a password only after ';', '?' or '&' (else it is the shell's working directory)",
 	"url/query-firebase-auth": "auth= is too generic a name to call its value a secret",
 	"words/japanese-ango":     "暗号 is a cipher or a code as often as a password: not one of the words for it",
 	// Shapes not learnt.
@@ -819,6 +825,7 @@ func redTeam3Benign() []rtBenign {
 	add("sql/identified-by-bind", false, "CREATE USER app IDENTIFIED BY :app_pw DEFAULT TABLESPACE users;")
 	add("prose/identified-by-researchers", false, "The flaw was identified by security researchers at Acme and fixed in 2.3.1.")
 	add("jdbc/oracle-thin-no-credentials", false, "spring.datasource.url=jdbc:oracle:thin:@//db.internal:1521/ORCLPDB1")
+	add("env/set-output-uid-pwd", false, "BASH=/bin/bash\nUID=1000\nEUID=1000\nPWD=/home/ops/src\nSHLVL=1")
 	add("toml/cargo-manifest", false, "[package]\nname = \"acme-cli\"\nversion = \"0.4.2\"\nedition = \"2021\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }")
 	return out
 }
