@@ -48,7 +48,7 @@ var knownMisses3 = map[string]string{
 	// A password without any name next to it.
 	"cli/wandb-login":            "wandb login and 40 hex digits: an unnamed argument that a git SHA shares the shape of",
 	"recovery/github-codes":      "recovery codes (xxxxx-xxxxx in hex), one a line, no name next to each",
-	"words/value-before-keyword": "the value before the word for it (use X as the password): a value is read after its name only",
+	"words/value-before-keyword": "use X as the password: a value before its name is read only before is the ... password",
 	// Names the battery does not take as a secret's.
 	"url/query-firebase-auth": "auth= is too generic a name to call its value a secret",
 	"words/japanese-ango":     "暗号 is a cipher or a code as often as a password: not one of the words for it",
