@@ -481,7 +481,8 @@ func text(v any) string {
 }
 
 // tags returns a front-matter tags value as a list of strings: a list's
-// items, or a single string as a one-item list.
+// items (a repeated one too: the merge removes repeats only when a second
+// row of the name comes), or a single string as a one-item list.
 func tags(v any) []string {
 	switch x := v.(type) {
 	case string:
@@ -492,7 +493,7 @@ func tags(v any) []string {
 		var out []string
 		for _, it := range x {
 			if it != nil {
-				out = appendNew(out, yaml11.Str(it))
+				out = append(out, yaml11.Str(it))
 			}
 		}
 		return out

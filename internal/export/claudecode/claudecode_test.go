@@ -416,3 +416,28 @@ func TestABlockScalarLastInTheFrontMatterEndsWithoutNewline(t *testing.T) {
 		t.Errorf("entities %+v", out.Entities)
 	}
 }
+
+// A note's repeated tag is written as the note has it; the merge with a
+// second row of the name removes repeats from the union, as the reference
+// does (found by the differential test, internal/export/probe/difftool).
+func TestRepeatedTagsGoOnlyWhenRowsMerge(t *testing.T) {
+	env := exporttest.Env(t, nil)
+	dir := filepath.Join(env.Home, ".claude/projects/-home-dev-repos-atlas/memory")
+	exporttest.Write(t, filepath.Join(dir, "MEMORY.md"), "# Memory\n")
+	exporttest.Write(t, filepath.Join(dir, "a.md"), "---\nname: Atlas\ntags: [billing, billing, 7]\n---\n")
+	exporttest.Write(t, filepath.Join(dir, "b.md"), "---\nname: Ledger\ntags: [billing, billing]\n---\n")
+	exporttest.Write(t, filepath.Join(dir, "c.md"), "---\nname: ledger\ntags: [infra, billing]\n---\n")
+	out, err := Exporter{}.Export(context.Background(), env, export.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Entities) != 2 {
+		t.Fatalf("entities %+v", out.Entities)
+	}
+	if got := out.Entities[0].Tags; !slices.Equal(got, []string{"billing", "billing", "7"}) {
+		t.Errorf("Atlas tags %v", got)
+	}
+	if got := out.Entities[1].Tags; !slices.Equal(got, []string{"billing", "infra"}) {
+		t.Errorf("Ledger tags %v", got)
+	}
+}

@@ -30,7 +30,7 @@ func mergeEntities(sources ...[]export.Entity) []export.Entity {
 				continue
 			}
 			e.Aliases = slices.Clone(e.Aliases)
-			e.Tags = appendNew(nil, e.Tags...)
+			e.Tags = slices.Clone(e.Tags) // as written, repeats included (as the reference's copy)
 			index[key] = len(out)
 			out = append(out, e)
 		}
@@ -52,7 +52,9 @@ func mergeInto(into *export.Entity, other export.Entity) {
 	if strings.TrimSpace(other.Summary) != "" && utf8.RuneCountInString(other.Summary) > utf8.RuneCountInString(into.Summary) {
 		into.Summary = other.Summary
 	}
-	into.Tags = appendNew(into.Tags, other.Tags...)
+	// The union has no repeats, not even those of the first row's own
+	// tags, as in the reference.
+	into.Tags = appendNew(appendNew(nil, into.Tags...), other.Tags...)
 	if restrictiveness(other.Visibility) > restrictiveness(into.Visibility) {
 		into.Visibility = other.Visibility
 	}
