@@ -269,8 +269,10 @@ func (r *reader) session(s rawSession) (session, bool) {
 	}
 
 	var actions []string
-	if a := export.Bounded(export.NativeText(s.summary, 0), maxActionChars); a != "" {
-		actions = append(actions, a)
+	if s.summary != "" {
+		// A summary of spaces is still an action (empty once trimmed),
+		// as in the reference.
+		actions = append(actions, export.Bounded(export.NativeText(s.summary, 0), maxActionChars))
 	}
 	for _, title := range r.checkpoints(s.id) {
 		actions = append(actions, export.Bounded("checkpoint: "+export.NativeText(title, 0), maxActionChars))

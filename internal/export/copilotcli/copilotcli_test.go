@@ -458,3 +458,18 @@ func TestTiesKeepTheTablesOrder(t *testing.T) {
 		t.Errorf("first session %q", got)
 	}
 }
+
+// A summary of spaces is still the session's first key action, empty once
+// trimmed, as the reference writes it (found by the differential test).
+func TestASummaryOfSpacesIsAnEmptyAction(t *testing.T) {
+	env, db := home(t)
+	newStore(t, db, schemaV4, []string{
+		`INSERT INTO sessions VALUES ('s1', '/w', NULL, 'cli', 'main', '   ', '2026-11-02T09:00:00.000Z', NULL)`,
+		`INSERT INTO turns (session_id, turn_index) VALUES ('s1', 0)`,
+	})
+	out := export1(t, env, export.Options{})
+	if len(out.Sessions) != 1 || !slices.Equal(out.Sessions[0].KeyActions, []string{"", "turns: 1"}) {
+		t.Errorf("sessions %+v", out.Sessions)
+	}
+	exporttest.Valid(t, exporttest.Manifest(t, out, env.Home))
+}

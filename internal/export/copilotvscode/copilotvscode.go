@@ -512,8 +512,10 @@ func session(t transcript) (export.Session, time.Time) {
 		day, at = t.Modified.Format(time.DateOnly), t.Modified
 	}
 	var actions []string
-	if a := export.Bounded(export.NativeText(t.First, 0), maxActionChars); a != "" {
-		actions = append(actions, a)
+	if t.First != "" {
+		// A message of spaces is still an action (empty once trimmed),
+		// as in the reference.
+		actions = append(actions, export.Bounded(export.NativeText(t.First, 0), maxActionChars))
 	}
 	if t.Turns > 0 {
 		actions = append(actions, fmt.Sprintf("turns: %d", t.Turns))

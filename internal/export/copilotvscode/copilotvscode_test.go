@@ -361,3 +361,18 @@ func manifest(t *testing.T, out *export.Output, env *export.Env) []byte {
 	exporttest.Valid(t, data)
 	return data
 }
+
+// A first message of spaces is still the session's first key action,
+// empty once trimmed, as the reference writes it (found by the
+// differential test, internal/export/probe/difftool).
+func TestAFirstMessageOfSpacesIsAnEmptyAction(t *testing.T) {
+	env := exporttest.Env(t, nil)
+	chat := filepath.Join(env.Home, ".config", "Code", "User", "workspaceStorage", "a1", "GitHub.copilot-chat")
+	exporttest.Write(t, filepath.Join(chat, "transcripts", "t1.jsonl"),
+		lines(start("2026-11-04T10:00:00.000Z", "copilot-agent", "0.33.2"), user("   "), turnEnd, user("/fix the retry loop")))
+	out := run(t, exporter(t), env, export.Options{})
+	if len(out.Sessions) != 1 || !slices.Equal(out.Sessions[0].KeyActions, []string{"", "turns: 1", "copilot: 0.33.2", "mode: copilot-agent"}) {
+		t.Errorf("sessions %+v", out.Sessions)
+	}
+	exporttest.Valid(t, exporttest.Manifest(t, out, env.Home))
+}
