@@ -455,6 +455,18 @@ func (g *gen) codex() {
 		g.write(".codex/memories/raw_memories.md", fmt.Sprintf("# Raw Memories\n\n## Thread `%s`\ntask_group: %s-work\ntask: fix-%s\nkeywords: %s, `%s`\n- prefer %s\n",
 			threads[0].id, g.pick(projectWords), g.pick(words), g.pick(projectWords), g.pick(words), g.sentence(3, 6)))
 	}
+	if g.chance(0.4) {
+		// the grammar's other line forms, in a varied order
+		lines := []string{"task_group: " + g.pick(projectWords) + "-rollout", "task: wire-" + g.pick(words),
+			"description: " + g.pick(projectWords) + " " + g.sentence(3, 7), "keywords: " + g.pick(projectWords) + ", `" + g.pick(words) + "`, Helix",
+			"### Task 2: " + g.phrase(), "## Task 3", "# " + g.pick(projectWords) + " notes", "## reusable knowledge", "- " + g.sentence(4, 8),
+			"## keywords", "- " + g.pick(projectWords) + ", " + g.pick(words), "preference signals:", "- " + g.pick([]string{
+				"Wait for review before merging", "use the exact path C:\\repo when on Windows", "the user gave up on full rewrite of the iOS app",
+				"prefer commit + push before switching to the mac for xcode", "Future: default to small PRs.", "for the ledger: prefer: idempotent writes; always"}),
+			"rollout context:", "- ignored after a reset", "references:", "## Other heading", "- " + g.sentence(2, 4)}
+		g.r.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+		g.write(".codex/memories/rollout_summaries/notes-"+fmt.Sprint(g.r.Intn(9))+".md", strings.Join(lines, "\n")+"\n")
+	}
 	if g.chance(0.3) {
 		g.write(".codex/memories/rollout_summaries/2026-11-0"+fmt.Sprint(1+g.r.Intn(9))+".md",
 			fmt.Sprintf("## Task: %s\nreusable knowledge:\n- %s\n### preference signals\n- %s -> %s\n", g.phrase(), g.sentence(4, 9), g.sentence(3, 6), g.sentence(3, 6)))
@@ -606,8 +618,11 @@ func (g *gen) copilotCLI() {
 		}
 		created := q(t.Format(createdForm))
 		summary := "NULL"
-		if g.chance(0.85) {
+		switch {
+		case g.chance(0.8):
 			summary = q(g.phrase())
+		case g.chance(0.3):
+			summary = q("  \n ")
 		}
 		stmts = append(stmts, fmt.Sprintf("INSERT INTO sessions VALUES (%s, %s, %s, 'cli', 'main', %s, %s, %s)",
 			q(id), q("/home/dev/repos/"+g.name()), repo, summary, created, q(t.Add(time.Hour).Format("2006-01-02T15:04:05.000Z"))))
@@ -650,10 +665,19 @@ func (g *gen) copilotVSCode() {
 			start := map[string]any{"sessionId": fmt.Sprintf("%08x", g.r.Uint32()), "producer": g.pick([]string{"copilot-agent", "copilot-ask"}),
 				"copilotVersion": "0.33.2", "vscodeVersion": "1.106.0", "startTime": g.isoStamp(t)}
 			recs := []any{map[string]any{"type": "session.start", "data": start}}
+			if g.chance(0.1) {
+				recs = append(recs, map[string]any{"type": "user.message", "data": nil}, "{not json",
+					map[string]any{"type": "tool.call", "data": map[string]any{"name": "read"}})
+			}
 			for j, m := 0, g.r.Intn(4); j < m; j++ {
 				msg := g.phrase()
-				if g.chance(0.3) {
-					msg = g.pick([]string{"/fix ", "/explain ", "/tests "}) + msg
+				switch {
+				case g.chance(0.3):
+					msg = g.pick([]string{"/fix ", "/explain ", "/tests ", "/fix", "  /new ", "/Fix\t"}) + msg
+				case g.chance(0.1):
+					msg = g.sentence(40, 60)
+				case g.chance(0.1):
+					msg = "   "
 				}
 				recs = append(recs, map[string]any{"type": "user.message", "data": map[string]any{"content": msg, "attachments": []any{}}},
 					map[string]any{"type": "assistant.turn_end", "data": map[string]any{"turnId": fmt.Sprint(j)}})
