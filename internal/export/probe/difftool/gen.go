@@ -388,7 +388,7 @@ func (g *gen) codex() {
 		}
 		name := g.phrase()
 		if g.chance(0.1) {
-			name = g.pick([]string{"(untitled)", "Bourdon recognition first runtime layer", "Continuo runtime recognition notes", "  spaced   name  "})
+			name = g.pick([]string{"(untitled)", "Bourdon recognition first runtime layer", "Continuo runtime recognition notes", "  spaced   name  ", "   "})
 		}
 		th := thread{id: id, name: name, cwd: cwd, t: t}
 		var files []string
@@ -727,7 +727,7 @@ func (g *gen) claudeDesktop() {
 			case g.chance(0.7):
 				st["title"] = g.phrase()
 			case g.chance(0.5):
-				st["title"] = ""
+				st["title"] = g.pick([]string{"", "   ", "\n"})
 			}
 			if g.chance(0.2) {
 				delete(st, "cwd")
@@ -802,8 +802,11 @@ func (g *gen) automations(dir string, copilot bool) {
 		if g.chance(0.8) {
 			fmt.Fprintf(&t, "id = %s\n", yq(id))
 		}
-		if g.chance(0.7) {
+		switch {
+		case g.chance(0.7):
 			fmt.Fprintf(&t, "name = %s\n", yq(g.phrase()))
+		case g.chance(0.3):
+			t.WriteString("name = \"  \"\n")
 		}
 		switch {
 		case g.chance(0.1):
