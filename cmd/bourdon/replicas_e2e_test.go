@@ -190,8 +190,19 @@ func TestReplicaKilledMidCommitsLeavesNoPartialState(t *testing.T) {
 			}
 		}()
 	}
-	for range 30 {
-		<-acked
+	// Kill the replica once every writer has had commits acknowledged (on
+	// a busy machine one writer may start late), and at least 30 in all.
+	var early []string
+	perWriter := map[string]int{}
+	timeout := time.After(2 * time.Minute)
+	for len(early) < 30 || len(perWriter) < writers {
+		select {
+		case name := <-acked:
+			early = append(early, name)
+			perWriter[strings.SplitN(name, "-", 2)[0]]++
+		case <-timeout:
+			t.Fatalf("acknowledged commits per writer after 2 minutes: %v", perWriter)
+		}
 	}
 	s.cmd.Process.Kill()
 	wg.Wait()
@@ -227,6 +238,9 @@ func TestReplicaKilledMidCommitsLeavesNoPartialState(t *testing.T) {
 		}
 	}
 	for name := range acked {
+		early = append(early, name)
+	}
+	for _, name := range early {
 		if !stored[name] {
 			t.Errorf("acknowledged commit %s is not stored", name)
 		}
