@@ -412,32 +412,25 @@ func cutOnly(ours, ref any) bool {
 
 // withoutLong is a list without its items over 128 code points.
 func withoutLong(v any) any {
-	l, ok := v.([]any)
-	if !ok {
-		return v
-	}
-	var out []any
-	for _, x := range l {
-		if utf8.RuneCountInString(fmt.Sprint(x)) <= 128 {
-			out = append(out, x)
-		}
-	}
-	if out == nil {
-		return nil
-	}
-	return out
+	return keepItems(v, func(x any) bool { return utf8.RuneCountInString(fmt.Sprint(x)) <= 128 })
 }
 
-// stringItems is a list's string items (nil when there are none).
+// stringItems is a list's string items.
 func stringItems(v any) any {
+	return keepItems(v, func(x any) bool { _, ok := x.(string); return ok })
+}
+
+// keepItems is a list's items that keep says to keep, nil when none is;
+// a value that is not a list is returned as it is.
+func keepItems(v any, keep func(any) bool) any {
 	l, ok := v.([]any)
 	if !ok {
 		return v
 	}
 	var out []any
 	for _, x := range l {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
+		if keep(x) {
+			out = append(out, x)
 		}
 	}
 	if out == nil {
