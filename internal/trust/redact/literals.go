@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/getbourdon/bourdon-go/internal/platform/swar"
@@ -297,7 +298,7 @@ func isSetterName(name string) bool {
 // (plausibleValue: not a placeholder nor a name standing for one): the
 // password's span.
 func basicAuthPairAt(s string, user, pw strLit, gap string) match {
-	if strings.TrimSpace(gap) != "," || s[user.open] == '`' || s[pw.open] == '`' {
+	if !argumentPair(s, user, pw, gap) {
 		return noMatch
 	}
 	k := skipBlanks(s, pw.close+1)
@@ -309,6 +310,20 @@ func basicAuthPairAt(s string, user, pw strLit, gap string) match {
 	if !strings.HasSuffix(head, "(") || !basicAuthCall(strings.TrimRight(head[:len(head)-1], " \t")) {
 		return noMatch
 	}
+	return literalPassword(s, user, pw)
+}
+
+// argumentPair reports whether user and pw are two arguments in a row,
+// apart by a comma alone, and neither a template literal (which
+// interpolates).
+func argumentPair(s string, user, pw strLit, gap string) bool {
+	return strings.TrimSpace(gap) == "," && s[user.open] != '`' && s[pw.open] != '`'
+}
+
+// literalPassword matches pw, given with user, as a password: a literal
+// value without blanks that plausibleValue takes (not a placeholder nor a
+// name standing for one). The span is the password.
+func literalPassword(s string, user, pw strLit) match {
 	v := s[pw.open+1 : pw.close]
 	if strings.ContainsAny(v, " \t\n") || !plausibleValue(v, pAssignment, '=', true, false) {
 		return noMatch
@@ -331,7 +346,7 @@ var connectCalls = [...]string{"getConnection", "PDO", "mysqli_connect", "mysqli
 // other clients have too), and be followed by ')' or ',': the
 // password's span.
 func connectPairAt(s string, user, pw strLit, gap string) match {
-	if strings.TrimSpace(gap) != "," || s[user.open] == '`' || s[pw.open] == '`' {
+	if !argumentPair(s, user, pw, gap) {
 		return noMatch
 	}
 	if k := skipBlanks(s, pw.close+1); k >= len(s) || s[k] != ')' && s[k] != ',' {
@@ -346,18 +361,14 @@ func connectPairAt(s string, user, pw strLit, gap string) match {
 		return noMatch // the address must be the first argument, alone before the user
 	}
 	name := lastName(strings.TrimRight(head[:open], " \t"))
-	called := false
-	for _, c := range connectCalls {
-		called = called || strings.EqualFold(name, c)
-	}
-	v := s[pw.open+1 : pw.close]
-	if !called || strings.ContainsAny(v, " \t\n") || !plausibleValue(v, pAssignment, '=', true, false) {
+	if !slices.ContainsFunc(connectCalls[:], func(c string) bool { return strings.EqualFold(name, c) }) {
 		return noMatch
 	}
-	if strings.EqualFold(name, "connect") && !secretShaped(v) {
+	m := literalPassword(s, user, pw)
+	if m.p >= 0 && strings.EqualFold(name, "connect") && !secretShaped(s[m.start:m.end]) {
 		return noMatch // a connect of another client: its arguments may be anything
 	}
-	return match{p: pAssignment, at: user.open, start: pw.open + 1, end: pw.close}
+	return m
 }
 
 // charArray returns ".toCharArray()" when s starts with it (a Java
