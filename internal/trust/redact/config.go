@@ -205,10 +205,7 @@ func dsnPasswordAt(s string, i int) match {
 	if hasSuffixFold(s[:i], "jdbc:oracle:thin") {
 		return oracleThinAt(s, i)
 	}
-	k := i
-	for k > 0 && i-k < maxNameLen && isNameByte(s[k-1]) {
-		k--
-	}
+	k := nameStart(s, i)
 	if k == i || k > 0 && !isSpaceByte(s[k-1]) && !isOneOf(s[k-1], "\"'`=") {
 		return noMatch
 	}

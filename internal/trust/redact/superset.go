@@ -154,6 +154,17 @@ func isNameByte(c byte) bool {
 	return isASCIIWord(c) || c == '.' || c == '-'
 }
 
+// nameStart returns where the name that ends at s[end] starts: the name
+// bytes before end, at most maxNameLen of them (end itself when there is
+// none).
+func nameStart(s string, end int) int {
+	k := end
+	for k > 0 && end-k < maxNameLen && isNameByte(s[k-1]) {
+		k--
+	}
+	return k
+}
+
 // Bounds of an assignment: the name looked back for, and the value looked
 // forward for (a value with no end in sight is taken as that long, so a
 // long run of text costs each '=' at most this much).
@@ -199,9 +210,7 @@ func assignmentAt(s string, i int) match {
 		}
 	}
 	nameEnd := k
-	for k > 0 && nameEnd-k < maxNameLen && isNameByte(s[k-1]) {
-		k--
-	}
+	k = nameStart(s, nameEnd)
 	if k > 0 && isNameByte(s[k-1]) {
 		return noMatch // longer than a name
 	}
@@ -438,10 +447,7 @@ func typedName(s string, k int) int {
 	for e > 0 && s[e-1] == ' ' {
 		e--
 	}
-	b := e
-	for b > 0 && e-b < maxNameLen && isNameByte(s[b-1]) {
-		b--
-	}
+	b := nameStart(s, e)
 	if b == e || nameKind(s[b:e]) != pAssignment {
 		return -1
 	}
@@ -697,9 +703,7 @@ func spokenAssignmentAt(s string, i int) match {
 		return noMatch
 	}
 	end := k
-	for k > 0 && end-k < maxNameLen && isNameByte(s[k-1]) {
-		k--
-	}
+	k = nameStart(s, end)
 	if nameKind(s[k:end]) != pAssignment && !twoWordName(s, k, end) {
 		// Words between the name and "is": the value first, which
 		// prose almost never gives.

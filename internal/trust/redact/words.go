@@ -186,10 +186,7 @@ func arrowAt(s string, i int) match {
 	for end > 0 && i-2-end < 2 && s[end-1] == ' ' {
 		end--
 	}
-	k := end
-	for k > 0 && end-k < maxNameLen && isNameByte(s[k-1]) {
-		k--
-	}
+	k := nameStart(s, end)
 	if k == end || nameKind(s[k:end]) != pAssignment && !twoWordName(s, k, end) {
 		return noMatch
 	}
